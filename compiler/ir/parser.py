@@ -1,0 +1,210 @@
+"""Parses the text form written by `printer.py` back into a kernel."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from compiler.ir.core import Block, Kernel, Operation, Region, Value
+from compiler.ir.registry import lookup
+from compiler.ir.types import BufferType, Type, value_type
+
+_TOKEN = re.compile(
+    r"""\s*(?:
+      (?P<string>"(?:[^"\\]|\\.)*")
+    | (?P<number>-?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|\d+|inf\b))
+    | (?P<value>%[A-Za-z0-9_]+)
+    | (?P<symbol>@[A-Za-z0-9_]+)
+    | (?P<word>[A-Za-z_][A-Za-z0-9_.]*)
+    | (?P<punct>[(){}\[\],:=<>^])
+    )""",
+    re.VERBOSE,
+)
+
+
+class ParseError(ValueError):
+    pass
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.tokens: list[tuple[str, str, int]] = []
+        for line_no, line in enumerate(text.splitlines(), 1):
+            pos = 0
+            while pos < len(line.rstrip()):
+                match = _TOKEN.match(line, pos)
+                if not match or match.end() == pos:
+                    raise ParseError(f"line {line_no}: cannot read {line[pos:].strip()!r}")
+                kind = match.lastgroup
+                self.tokens.append((kind, match.group(kind), line_no))
+                pos = match.end()
+        self.pos = 0
+        self.values: dict[str, Value] = {}
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
+
+    def next(self, expected: str | None = None) -> str:
+        if self.pos >= len(self.tokens):
+            raise ParseError(f"unexpected end of text, expected {expected or 'more'}")
+        kind, text, line = self.tokens[self.pos]
+        if expected is not None and text != expected:
+            raise ParseError(f"line {line}: expected {expected!r}, found {text!r}")
+        self.pos += 1
+        return text
+
+    def accept(self, text: str) -> bool:
+        if self.peek() == text:
+            self.pos += 1
+            return True
+        return False
+
+    def kind(self) -> str | None:
+        return self.tokens[self.pos][0] if self.pos < len(self.tokens) else None
+
+    def parse_type(self) -> Type:
+        word = self.next()
+        if word == "buffer":
+            self.next("<")
+            dtype = self.next()
+            self.next(">")
+            return BufferType(dtype)
+        if word == "tile":
+            self.next("<")
+            dtype = self.next()
+            self.next("[")
+            dims = []
+            while not self.accept("]"):
+                token = self.next()
+                dims.append(int(token) if token.lstrip("-").isdigit() else token)
+                self.accept(",")
+            self.next(">")
+            return value_type(dtype, tuple(dims))
+        return value_type(word, ())
+
+    def parse_attr_value(self) -> object:
+        kind, text = self.kind(), self.next()
+        if text == "[":
+            items = []
+            while not self.accept("]"):
+                items.append(self.parse_attr_value())
+                self.accept(",")
+            return items
+        if kind == "string":
+            return json.loads(text)
+        if text in ("true", "false"):
+            return text == "true"
+        if text == "none":
+            return None
+        if text == "nan":
+            return float("nan")
+        if text in ("inf", "-inf"):
+            return float(text)
+        if kind == "number":
+            return float(text) if any(c in text for c in ".eE") else int(text)
+        raise ParseError(f"line {self.tokens[self.pos - 1][2]}: bad attribute value {text!r}")
+
+    def parse_attrs(self) -> dict:
+        attrs = {}
+        self.next("{")
+        while not self.accept("}"):
+            key = self.next()
+            self.next("=")
+            attrs[key] = self.parse_attr_value()
+            self.accept(",")
+        return attrs
+
+    def use(self, name: str) -> Value:
+        if name not in self.values:
+            raise ParseError(f"{name} is used before it is defined")
+        return self.values[name]
+
+    def define(self, name: str, type_: Type) -> Value:
+        if name in self.values:
+            raise ParseError(f"{name} is defined twice")
+        value = Value(type_)
+        self.values[name] = value
+        return value
+
+    def parse_block_body(self) -> list[Operation]:
+        ops = []
+        while self.peek() != "}":
+            ops.append(self.parse_op())
+        return ops
+
+    def parse_op(self) -> Operation:
+        result_names = []
+        if self.kind() == "value":
+            result_names.append(self.next())
+            while self.accept(","):
+                result_names.append(self.next())
+            self.next("=")
+        name = self.next()
+        lookup(name)
+        self.next("(")
+        operands = []
+        while not self.accept(")"):
+            operands.append(self.use(self.next()))
+            self.accept(",")
+        attrs = self.parse_attrs() if self.peek() == "{" and self._attrs_follow() else {}
+        types = []
+        if result_names:
+            self.next(":")
+            types.append(self.parse_type())
+            while self.accept(","):
+                types.append(self.parse_type())
+        op = Operation(name, operands, types, attrs)
+        for result_name, result in zip(result_names, op.results, strict=True):
+            if result_name in self.values:
+                raise ParseError(f"{result_name} is defined twice")
+            self.values[result_name] = result
+        while self.peek() == "{":
+            op.regions.append(self.parse_region(op))
+        return op
+
+    def _attrs_follow(self) -> bool:
+        """`{` opens attributes when `word =` follows; otherwise it opens a region."""
+        return self.tokens[self.pos + 1][0] == "word" and self.tokens[self.pos + 2][1] == "="
+
+    def parse_region(self, owner: Operation) -> Region:
+        self.next("{")
+        self.next("^")
+        self.next("(")
+        args = []
+        while not self.accept(")"):
+            name = self.next()
+            self.next(":")
+            args.append(self.define(name, self.parse_type()))
+            self.accept(",")
+        self.next(":")
+        block = Block(args, self.parse_block_body())
+        self.next("}")
+        region = Region([block])
+        region.parent = owner
+        return region
+
+    def parse_kernel(self) -> Kernel:
+        self.next("kernel")
+        name = self.next()[1:]
+        self.next("(")
+        args = []
+        while not self.accept(")"):
+            arg_name = self.next()
+            self.next(":")
+            value = self.define(arg_name, self.parse_type())
+            value.name = arg_name[1:]
+            args.append(value)
+            self.accept(",")
+        attrs = {}
+        if self.accept("attributes"):
+            attrs = self.parse_attrs()
+        self.next("{")
+        body = Block([], self.parse_block_body())
+        self.next("}")
+        if self.peek() is not None:
+            raise ParseError(f"unexpected text after the kernel: {self.peek()!r}")
+        return Kernel(name, args, body, attrs)
+
+
+def parse_kernel(text: str) -> Kernel:
+    return _Parser(text).parse_kernel()

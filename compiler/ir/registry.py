@@ -1,0 +1,227 @@
+"""The closed registry of IR operations.
+
+Every op the compiler may create is listed here with its arity, attributes, effects and result-type
+rule. Ops are fine-grained primitives (arith, math, reduce, linalg, scf, select, tile, index, mem):
+a kernel is a composition of them, never a node named after an operator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from compiler.ir.types import BufferType, ScalarType, TileType, Type, is_float, value_type
+
+Infer = Callable[[list[Type], dict], list[Type]]
+
+
+class TypeRuleError(ValueError):
+    """Operands or attributes that do not fit an op's type rule."""
+
+
+@dataclass(frozen=True)
+class OpDef:
+    name: str
+    operands: tuple[int, int | None]  # (min, max); max None means variadic
+    infer: Infer | None  # None: result types are given explicitly (constant, scf.if)
+    attrs: tuple[str, ...] = ()
+    optional_attrs: tuple[str, ...] = ()
+    regions: int = 0
+    effect: str = "pure"  # pure | read | write | control
+    description: str = ""
+    results: int | None = field(default=None)  # fixed count when infer is None; None = any
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0]
+
+
+def _same_shape(types: list[Type]) -> tuple:
+    shapes = {t.shape for t in types}
+    if len(shapes) != 1:
+        raise TypeRuleError(f"operands must have one shape, got {', '.join(map(str, types))}")
+    return shapes.pop()
+
+
+def _same(types: list[Type], attrs: dict) -> list[Type]:
+    if len(set(types)) != 1:
+        raise TypeRuleError(f"operands must have one type, got {', '.join(map(str, types))}")
+    return [types[0]]
+
+
+def _float_same(types: list[Type], attrs: dict) -> list[Type]:
+    result = _same(types, attrs)
+    if not is_float(types[0].dtype):
+        raise TypeRuleError(f"expects floating-point operands, got {types[0]}")
+    return result
+
+
+def _compare(types: list[Type], attrs: dict) -> list[Type]:
+    _same(types, attrs)
+    if attrs["pred"] not in ("lt", "le", "gt", "ge", "eq", "ne"):
+        raise TypeRuleError(f"unknown predicate {attrs['pred']!r}")
+    return [value_type("i1", types[0].shape)]
+
+
+def _cast(types: list[Type], attrs: dict) -> list[Type]:
+    return [value_type(attrs["dtype"], types[0].shape)]
+
+
+def _where(types: list[Type], attrs: dict) -> list[Type]:
+    cond, a, b = types
+    if cond.dtype != "i1" or a != b or cond.shape != a.shape:
+        raise TypeRuleError(f"expects (i1, T, T) of one shape, got {cond}, {a}, {b}")
+    return [a]
+
+
+def _reduce(types: list[Type], attrs: dict) -> list[Type]:
+    (source,) = types
+    axis = attrs["axis"]
+    if not isinstance(source, TileType) or not 0 <= axis < len(source.shape):
+        raise TypeRuleError(f"axis {axis} is out of range for {source}")
+    shape = source.shape[:axis] + source.shape[axis + 1 :]
+    return [value_type(source.dtype, shape)]
+
+
+def _dot(types: list[Type], attrs: dict) -> list[Type]:
+    a, b = types
+    if not (isinstance(a, TileType) and isinstance(b, TileType)):
+        raise TypeRuleError(f"expects two 2-D tiles, got {a}, {b}")
+    if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[0]:
+        raise TypeRuleError(f"expects [M, K] x [K, N] tiles, got {a}, {b}")
+    return [value_type(attrs["dtype"], (a.shape[0], b.shape[1]))]
+
+
+def _arange(types: list[Type], attrs: dict) -> list[Type]:
+    return [value_type("index", (attrs["size"],))]
+
+
+def _broadcast(types: list[Type], attrs: dict) -> list[Type]:
+    (source,) = types
+    shape = tuple(attrs["shape"])
+    if source.shape and (
+        len(source.shape) != len(shape)
+        or any(s not in (1, d) for s, d in zip(source.shape, shape, strict=True))
+    ):
+        raise TypeRuleError(f"cannot broadcast {source} to {list(shape)}")
+    return [value_type(source.dtype, shape)]
+
+
+def _expand_dims(types: list[Type], attrs: dict) -> list[Type]:
+    (source,) = types
+    axis = attrs["axis"]
+    if not 0 <= axis <= len(source.shape):
+        raise TypeRuleError(f"axis {axis} is out of range for {source}")
+    return [value_type(source.dtype, source.shape[:axis] + (1,) + source.shape[axis:])]
+
+
+def _trans(types: list[Type], attrs: dict) -> list[Type]:
+    (source,) = types
+    perm = tuple(attrs["perm"])
+    if sorted(perm) != list(range(len(source.shape))):
+        raise TypeRuleError(f"perm {list(perm)} does not permute the dims of {source}")
+    return [value_type(source.dtype, tuple(source.shape[p] for p in perm))]
+
+
+def _index(types: list[Type], attrs: dict) -> list[Type]:
+    return [ScalarType("index")]
+
+
+def _load(types: list[Type], attrs: dict) -> list[Type]:
+    buffer, offsets, *mask = types
+    if not isinstance(buffer, BufferType) or offsets.dtype != "index":
+        raise TypeRuleError(f"expects (buffer, index offsets[, i1 mask]), got {buffer}, {offsets}")
+    if mask and (mask[0].dtype != "i1" or mask[0].shape != offsets.shape):
+        raise TypeRuleError(f"mask {mask[0]} must be i1 with the offsets' shape")
+    return [value_type(buffer.dtype, offsets.shape)]
+
+
+def _store(types: list[Type], attrs: dict) -> list[Type]:
+    buffer, offsets, value, *mask = types
+    if not isinstance(buffer, BufferType) or offsets.dtype != "index":
+        raise TypeRuleError(f"expects (buffer, index offsets, value[, mask]), got {buffer}")
+    if value.shape != offsets.shape or value.dtype != buffer.dtype:
+        raise TypeRuleError(f"value {value} must match {buffer} and the offsets' shape")
+    if mask and (mask[0].dtype != "i1" or mask[0].shape != offsets.shape):
+        raise TypeRuleError(f"mask {mask[0]} must be i1 with the offsets' shape")
+    return []
+
+
+def _for(types: list[Type], attrs: dict) -> list[Type]:
+    if any(t != ScalarType("index") for t in types[:3]):
+        raise TypeRuleError("lower bound, upper bound and step must be index scalars")
+    return list(types[3:])
+
+
+def _none(types: list[Type], attrs: dict) -> list[Type]:
+    return []
+
+
+def _defs() -> list[OpDef]:
+    binary = {
+        "add": "a + b",
+        "sub": "a - b",
+        "mul": "a * b",
+        "div": "a / b (true division)",
+        "idiv": "integer a / b, truncating toward zero",
+        "irem": "integer remainder, sign of a",
+        "max": "elementwise maximum",
+        "min": "elementwise minimum",
+        "and": "bitwise/logical and",
+        "or": "bitwise/logical or",
+        "xor": "bitwise/logical xor",
+    }
+    unary_math = {
+        "exp": "e ** x",
+        "exp2": "2 ** x",
+        "log": "natural logarithm",
+        "log2": "base-2 logarithm",
+        "sqrt": "square root",
+        "rsqrt": "1 / sqrt(x)",
+        "abs": "absolute value",
+        "sin": "sine",
+        "cos": "cosine",
+    }
+    defs = [OpDef(f"arith.{n}", (2, 2), _same, description=d) for n, d in binary.items()]
+    defs += [
+        OpDef("arith.neg", (1, 1), _same, description="-a"),
+        OpDef("arith.not", (1, 1), _same, description="logical not of an i1"),
+        OpDef("arith.constant", (0, 0), None, attrs=("value",), results=1, description="splat"),
+        OpDef("arith.cmp", (2, 2), _compare, attrs=("pred",), description="comparison -> i1"),
+        OpDef("arith.cast", (1, 1), _cast, attrs=("dtype",), description="convert element type"),
+    ]
+    defs += [OpDef(f"math.{n}", (1, 1), _float_same, description=d) for n, d in unary_math.items()]
+    defs += [
+        OpDef("math.pow", (2, 2), _float_same, description="a ** b"),
+        OpDef("select.where", (3, 3), _where, description="cond ? a : b, elementwise"),
+        OpDef("linalg.dot", (2, 2), _dot, attrs=("dtype",), description="[M,K] x [K,N]"),
+        OpDef("tile.arange", (0, 0), _arange, attrs=("size",), description="0 .. size-1"),
+        OpDef("tile.broadcast", (1, 1), _broadcast, attrs=("shape",), description="splat/stretch"),
+        OpDef("tile.expand_dims", (1, 1), _expand_dims, attrs=("axis",), description="insert a 1"),
+        OpDef("tile.trans", (1, 1), _trans, attrs=("perm",), description="permute tile dims"),
+        OpDef("index.program_id", (0, 0), _index, attrs=("axis",), description="program id"),
+        OpDef("index.meta", (0, 0), _index, attrs=("name",), description="meta symbol's value"),
+        OpDef("mem.load", (2, 3), _load, optional_attrs=("other", "scope"), effect="read"),
+        OpDef("mem.store", (3, 4), _store, optional_attrs=("scope",), effect="write"),
+        OpDef("scf.for", (3, None), _for, regions=1, effect="control", description="counted loop"),
+        OpDef("scf.if", (1, 1), None, regions=2, effect="control", description="two-way branch"),
+        OpDef("scf.yield", (0, None), _none, effect="control", description="region results"),
+    ]
+    defs += [
+        OpDef(f"reduce.{n}", (1, 1), _reduce, attrs=("axis",), description=f"{n} along axis")
+        for n in ("sum", "max", "min")
+    ]
+    return defs
+
+
+OPS: dict[str, OpDef] = {d.name: d for d in _defs()}
+
+
+def lookup(name: str) -> OpDef:
+    try:
+        return OPS[name]
+    except KeyError:
+        raise KeyError(
+            f"{name!r} is not a registered op; compose registered ops or add a generic one "
+            "to compiler/ir/registry.py"
+        ) from None

@@ -1,0 +1,72 @@
+"""IR types: scalars, tiles (a block of values held by one program) and global buffers.
+
+Types are frozen and hashable so passes (CSE above all) can key on them. A tile dimension is an int
+or the name of a meta symbol (a block size) until `ssa.select_schedule` binds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
+INT_DTYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+DTYPES = ("i1", "index", *INT_DTYPES, *FLOAT_DTYPES)
+
+Dim = int | str
+
+
+def is_float(dtype: str) -> bool:
+    return dtype in FLOAT_DTYPES
+
+
+def is_integer(dtype: str) -> bool:
+    return dtype in INT_DTYPES or dtype == "index"
+
+
+@dataclass(frozen=True)
+class ScalarType:
+    dtype: str
+
+    def __str__(self) -> str:
+        return self.dtype
+
+    @property
+    def shape(self) -> tuple[Dim, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class TileType:
+    dtype: str
+    shape: tuple[Dim, ...]
+
+    def __str__(self) -> str:
+        return f"tile<{self.dtype}[{', '.join(str(d) for d in self.shape)}]>"
+
+
+@dataclass(frozen=True)
+class BufferType:
+    """A tensor in global memory; its sizes and strides travel as separate `index` arguments."""
+
+    dtype: str
+
+    def __str__(self) -> str:
+        return f"buffer<{self.dtype}>"
+
+    @property
+    def shape(self) -> tuple[Dim, ...]:
+        return ()
+
+
+Type = ScalarType | TileType | BufferType
+
+
+def value_type(dtype: str, shape: tuple[Dim, ...]) -> ScalarType | TileType:
+    """The scalar type when `shape` is empty, else the tile type."""
+    if dtype not in DTYPES:
+        raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
+    return TileType(dtype, tuple(shape)) if shape else ScalarType(dtype)
+
+
+def with_dtype(type_: ScalarType | TileType, dtype: str) -> ScalarType | TileType:
+    return value_type(dtype, type_.shape)

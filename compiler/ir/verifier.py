@@ -1,0 +1,95 @@
+"""Checks the IR's invariants; every message names the op (and its position) and what is wrong."""
+
+from __future__ import annotations
+
+from compiler.errors import VerificationError
+from compiler.ir.core import Block, Kernel, Operation, Value
+from compiler.ir.registry import OPS, TypeRuleError
+from compiler.ir.types import ScalarType
+
+
+def verify(kernel: Kernel) -> None:
+    _Verifier(kernel).run()
+
+
+class _Verifier:
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+        self.counter = 0
+
+    def fail(self, op: Operation, message: str) -> None:
+        raise VerificationError(f"op #{self.counter} ({op.name}) in @{self.kernel.name}: {message}")
+
+    def run(self) -> None:
+        names = [v.name for v in self.kernel.args]
+        if len(set(names)) != len(names) or not all(names):
+            raise VerificationError(f"@{self.kernel.name}: kernel arguments need unique names")
+        self.verify_block(self.kernel.body, set(self.kernel.args), in_region=False)
+
+    def verify_block(self, block: Block, visible: set[Value], in_region: bool) -> None:
+        scope = set(visible) | set(block.args)
+        for position, op in enumerate(block.ops):
+            self.counter += 1
+            self.verify_op(op, scope)
+            is_last = position == len(block.ops) - 1
+            if op.name == "scf.yield" and not (in_region and is_last):
+                self.fail(op, "scf.yield must end a region's block")
+            scope.update(op.results)
+        if in_region and (not block.ops or block.ops[-1].name != "scf.yield"):
+            raise VerificationError(
+                f"@{self.kernel.name}: a region's block must end with scf.yield (after op "
+                f"#{self.counter})"
+            )
+
+    def verify_op(self, op: Operation, scope: set[Value]) -> None:
+        definition = OPS.get(op.name)
+        if definition is None:
+            self.fail(op, "not in the op registry (compiler/ir/registry.py)")
+        low, high = definition.operands
+        if len(op.operands) < low or (high is not None and len(op.operands) > high):
+            self.fail(op, f"takes {low}..{high if high is not None else 'n'} operands")
+        for value in op.operands:
+            if value not in scope:
+                self.fail(op, "uses a value that is not defined before it in an enclosing block")
+        missing = [a for a in definition.attrs if a not in op.attrs]
+        unknown = set(op.attrs) - set(definition.attrs) - set(definition.optional_attrs)
+        if missing or unknown:
+            self.fail(op, f"attributes: missing {missing}, unknown {sorted(unknown)}")
+        if len(op.regions) != definition.regions:
+            self.fail(op, f"has {len(op.regions)} regions, expected {definition.regions}")
+        types = [r.type for r in op.results]
+        if definition.infer is not None:
+            try:
+                expected = definition.infer([v.type for v in op.operands], op.attrs)
+            except TypeRuleError as error:
+                self.fail(op, str(error))
+            if expected != types:
+                self.fail(op, f"result types {list(map(str, types))} != {list(map(str, expected))}")
+        elif definition.results is not None and len(types) != definition.results:
+            self.fail(op, f"has {len(types)} results, expected {definition.results}")
+        if op.name == "scf.for":
+            self.verify_for(op, scope)
+        elif op.name == "scf.if":
+            self.verify_if(op, scope)
+
+    def verify_for(self, op: Operation, scope: set[Value]) -> None:
+        block = op.regions[0].block
+        expected = [ScalarType("index")] + [r.type for r in op.results]
+        if [a.type for a in block.args] != expected:
+            self.fail(op, "body arguments must be (index, *loop-carried types)")
+        self.verify_block(block, scope, in_region=True)
+        self.check_yield(op, block)
+
+    def verify_if(self, op: Operation, scope: set[Value]) -> None:
+        if op.operands[0].type != ScalarType("i1"):
+            self.fail(op, "condition must be an i1 scalar")
+        for region in op.regions:
+            if region.block.args:
+                self.fail(op, "branches take no arguments")
+            self.verify_block(region.block, scope, in_region=True)
+            self.check_yield(op, region.block)
+
+    def check_yield(self, op: Operation, block: Block) -> None:
+        yielded = [v.type for v in block.ops[-1].operands]
+        if yielded != [r.type for r in op.results]:
+            self.fail(op, "scf.yield types must match the op's result types")
