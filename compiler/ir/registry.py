@@ -7,6 +7,7 @@ a kernel is a composition of them, never a node named after an operator.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -123,6 +124,15 @@ def _trans(types: list[Type], attrs: dict) -> list[Type]:
     return [value_type(source.dtype, tuple(source.shape[p] for p in perm))]
 
 
+def _reshape(types: list[Type], attrs: dict) -> list[Type]:
+    (source,) = types
+    shape = tuple(attrs["shape"])
+    if all(isinstance(d, int) for d in source.shape + shape):
+        if math.prod(source.shape) != math.prod(shape):
+            raise TypeRuleError(f"cannot reshape {source} to {list(shape)}")
+    return [value_type(source.dtype, shape)]
+
+
 def _index(types: list[Type], attrs: dict) -> list[Type]:
     return [ScalarType("index")]
 
@@ -198,6 +208,7 @@ def _defs() -> list[OpDef]:
         OpDef("tile.arange", (0, 0), _arange, attrs=("size",), description="0 .. size-1"),
         OpDef("tile.broadcast", (1, 1), _broadcast, attrs=("shape",), description="splat/stretch"),
         OpDef("tile.expand_dims", (1, 1), _expand_dims, attrs=("axis",), description="insert a 1"),
+        OpDef("tile.reshape", (1, 1), _reshape, attrs=("shape",), description="same elements"),
         OpDef("tile.trans", (1, 1), _trans, attrs=("perm",), description="permute tile dims"),
         OpDef("index.program_id", (0, 0), _index, attrs=("axis",), description="program id"),
         OpDef("index.meta", (0, 0), _index, attrs=("name",), description="meta symbol's value"),

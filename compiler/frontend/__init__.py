@@ -1,0 +1,1 @@
+"""From a NineToothed program (arranged tensors + application) to an SSA kernel."""

@@ -1,0 +1,163 @@
+"""Loads, stores and `offsets` through an arranged tensor.
+
+A parameter of the application is one program's element of the outermost level. Indexing walks the
+middle levels; using the value loads the innermost tile. Every access goes through the view maps of
+`compiler.dsl.views` (one generic `resolve`), so address arithmetic and masks are plain `arith` ops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler.dsl import views
+from compiler.dsl.tensor import Tensor
+from compiler.errors import CompileError
+from compiler.frontend.index_domain import Index, IndexDomain
+from compiler.frontend.symbols import bind, tile_dim
+from compiler.ir.core import Value
+
+
+@dataclass(eq=False)
+class Param:
+    """An application parameter bound to an arranged tensor and its kernel arguments."""
+
+    name: str
+    arranged: Tensor
+    dtype: str  # IR dtype of the elements
+    buffer: Value | None  # None for scalar parameters
+    strides: list[Value] = field(default_factory=list)
+    scalar: Value | None = None  # the value of a scalar (`Tensor(0)`) parameter
+    last_access: list[list[Index]] | None = None
+
+    @property
+    def levels(self) -> list[Tensor]:
+        return self.arranged.levels()
+
+
+@dataclass(frozen=True, eq=False)
+class TensorRef:
+    """`x`, `x[k]`, ...: a parameter with some middle-level indices chosen."""
+
+    param: Param
+    indices: tuple = ()
+
+    def level(self) -> int:
+        """The level whose shape `x.shape` reports: the first one not fully indexed."""
+        remaining = len(self.indices)
+        for level, tensor in enumerate(self.param.levels[1:], 1):
+            if remaining < tensor.ndim or level == len(self.param.levels) - 1:
+                return level
+            remaining -= tensor.ndim
+        return len(self.param.levels) - 1
+
+
+class Accessor:
+    """Emits the index math of loads, stores and `offsets` for one kernel."""
+
+    def __init__(self, domain: IndexDomain, constexprs: dict[str, int]):
+        self.domain = domain
+        self.b = domain.arith.b
+        self.constexprs = constexprs
+
+    def tile_shape(self, param: Param) -> tuple:
+        return tuple(tile_dim(s, self.constexprs) for s in param.levels[-1].shape)
+
+    def level_indices(self, ref: TensorRef) -> list[list[Index]]:
+        levels = ref.param.levels
+        if len(levels) < 2:
+            raise CompileError(
+                f"parameter {ref.param.name} is not tiled: arrange it with .tile(...) so each "
+                "program gets a block"
+            )
+        middle = levels[1:-1]
+        expected = sum(t.ndim for t in middle)
+        if len(ref.indices) != expected:
+            raise CompileError(
+                f"{ref.param.name} needs {expected} index(es) for its middle levels before it can "
+                f"be loaded or stored, got {len(ref.indices)}; write {ref.param.name}[i] for each"
+            )
+        result = [self.program_indices(levels[0])]
+        flat = list(ref.indices)
+        for tensor in middle:
+            result.append(flat[: tensor.ndim])
+            flat = flat[tensor.ndim :]
+        result.append(self.tile_indices(ref.param))
+        return result
+
+    def program_indices(self, outer: Tensor) -> list[Index]:
+        indices = []
+        remaining: Index = self.domain.program_id
+        sizes = [self.domain.expr(s) for s in outer.shape]
+        for dim in range(len(sizes)):
+            inner = 1
+            for size in sizes[dim + 1 :]:
+                inner = self.domain.mul(inner, size)
+            indices.append(self.domain.floordiv(remaining, inner))
+            remaining = self.domain.mod(remaining, inner)
+        return indices
+
+    def tile_indices(self, param: Param) -> list[Index]:
+        shape = self.tile_shape(param)
+        result = []
+        for axis, size in enumerate(shape):
+            index = self.b.value("tile.arange", size=size)
+            for _ in range(axis):
+                index = self.b.value("tile.expand_dims", index, axis=0)
+            for _ in range(axis + 1, len(shape)):
+                index = self.b.value("tile.expand_dims", index, axis=len(index.type.shape))
+            result.append(index)
+        return result
+
+    def address(self, ref: TensorRef) -> tuple[Value, Value | None, tuple]:
+        """(offsets, mask or None, tile shape) of the tile `ref` names."""
+        level_indices = self.level_indices(ref)
+        ref.param.last_access = level_indices
+        source_indices, mask = views.resolve(ref.param.arranged, level_indices, self.domain)
+        offsets: Index = 0
+        for index, stride in zip(source_indices, ref.param.strides, strict=True):
+            offsets = self.domain.add(offsets, self.domain.mul(index, stride))
+        shape = self.tile_shape(ref.param)
+        arith = self.domain.arith
+        offsets = self.b.broadcast_to(arith.cast(arith.as_value(offsets), "index"), shape)
+        if mask is None or mask is True:
+            return offsets, None, shape
+        return offsets, self.b.broadcast_to(arith.as_value(mask), shape), shape
+
+    def load(self, ref: TensorRef) -> Value:
+        if ref.param.scalar is not None:
+            return ref.param.scalar
+        offsets, mask, _ = self.address(ref)
+        other = ref.param.arranged.source.other
+        attrs = {} if other is None or mask is None else {"other": other}
+        operands = [ref.param.buffer, offsets] + ([mask] if mask is not None else [])
+        return self.b.create("mem.load", operands, attrs).result
+
+    def store(self, ref: TensorRef, value: Value) -> None:
+        if ref.param.buffer is None:
+            raise CompileError(f"{ref.param.name} is a scalar parameter and cannot be assigned")
+        offsets, mask, shape = self.address(ref)
+        arith = self.domain.arith
+        value = arith.cast(arith.as_value(value), ref.param.dtype)
+        value = self.b.broadcast_to(value, shape)
+        operands = [ref.param.buffer, offsets, value] + ([mask] if mask is not None else [])
+        self.b.create("mem.store", operands)
+
+    def offsets(self, param: Param, dim: int | None) -> Index:
+        """`x.offsets(dim)`: the source indices along `dim` of the last tile `x` accessed."""
+        if param.last_access is None:
+            raise CompileError(
+                f"{param.name}.offsets() needs an earlier load or store of {param.name}"
+            )
+        source_indices, _ = views.resolve(param.arranged, param.last_access, self.domain)
+        if dim is None:
+            raise CompileError(f"call {param.name}.offsets(dim) with a source dimension")
+        index = source_indices[dim]
+        if not isinstance(index, Value):
+            return index
+        varying = [d for d in index.type.shape if d != 1]
+        if len(varying) == 1 and len(index.type.shape) > 1:
+            return self.b.value("tile.reshape", index, shape=varying)
+        return index
+
+    def shape_of(self, tensor: Tensor) -> tuple:
+        return tuple(bind(s, self.constexprs) for s in tensor.shape)

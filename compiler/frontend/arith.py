@@ -1,0 +1,107 @@
+"""Typed arithmetic for the frontend: Python scalars adopt their partner's dtype (Triton's weak
+typing), mixed dtypes meet at `promote`, shapes broadcast NumPy-style, and each result is one
+registered IR op."""
+
+from __future__ import annotations
+
+import operator
+
+from compiler.frontend.dtypes import promote
+from compiler.ir.builder import Builder, broadcast_shape
+from compiler.ir.core import Value
+from compiler.ir.types import is_float, is_integer
+
+Scalar = bool | int | float
+Operand = Value | Scalar
+
+_PYTHON_BINARY = {
+    "arith.add": operator.add,
+    "arith.sub": operator.sub,
+    "arith.mul": operator.mul,
+    "arith.div": operator.truediv,
+    "arith.idiv": operator.floordiv,
+    "arith.irem": operator.mod,
+    "arith.max": max,
+    "arith.min": min,
+    "arith.and": operator.and_,
+    "arith.or": operator.or_,
+    "arith.xor": operator.xor,
+}
+_PYTHON_COMPARE = {
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "eq": operator.eq,
+    "ne": operator.ne,
+}
+
+
+def python_dtype(value: Scalar) -> str:
+    if isinstance(value, bool):
+        return "i1"
+    return "f32" if isinstance(value, float) else "i32"
+
+
+class Arith:
+    def __init__(self, builder: Builder):
+        self.b = builder
+
+    def constant(self, value: Scalar, dtype: str | None = None, shape: tuple = ()) -> Value:
+        dtype = dtype or python_dtype(value)
+        value = float(value) if is_float(dtype) else int(value)
+        return self.b.constant(value, dtype, shape)
+
+    def as_value(self, x: Operand, like: Value | None = None) -> Value:
+        if isinstance(x, Value):
+            return x
+        if like is not None and (is_float(like.type.dtype) or not isinstance(x, float)):
+            if not (isinstance(x, bool) and like.type.dtype != "i1"):
+                return self.constant(x, like.type.dtype)
+        return self.constant(x)
+
+    def cast(self, x: Value, dtype: str) -> Value:
+        if x.type.dtype == dtype:
+            return x
+        return self.b.value("arith.cast", x, dtype=dtype)
+
+    def unify(self, *xs: Operand, dtype: str | None = None) -> list[Value]:
+        """Constants for Python scalars, one dtype (given or promoted), one broadcast shape."""
+        anchor = next((x for x in xs if isinstance(x, Value)), None)
+        values = [self.as_value(x, anchor) for x in xs]
+        if dtype is None:
+            dtype = values[0].type.dtype
+            for v in values[1:]:
+                dtype = promote(dtype, v.type.dtype)
+        shape = broadcast_shape(*(v.type for v in values))
+        return [self.b.broadcast_to(self.cast(v, dtype), shape) for v in values]
+
+    def binary(self, op_name: str, a: Operand, b: Operand) -> Operand:
+        if not isinstance(a, Value) and not isinstance(b, Value):
+            return _PYTHON_BINARY[op_name](a, b)
+        left, right = self.unify(a, b)
+        if op_name == "arith.div" and is_integer(left.type.dtype):
+            left, right = self.cast(left, "f32"), self.cast(right, "f32")
+        return self.b.value(op_name, left, right)
+
+    def compare(self, pred: str, a: Operand, b: Operand) -> Operand:
+        if not isinstance(a, Value) and not isinstance(b, Value):
+            return _PYTHON_COMPARE[pred](a, b)
+        left, right = self.unify(a, b)
+        return self.b.value("arith.cmp", left, right, pred=pred)
+
+    def where(self, cond: Operand, a: Operand, b: Operand) -> Operand:
+        if not isinstance(cond, Value):
+            return a if cond else b
+        anchor = a if isinstance(a, Value) else b if isinstance(b, Value) else None
+        a_value, b_value = self.unify(self.as_value(a, anchor), self.as_value(b, anchor))
+        shape = broadcast_shape(cond.type, a_value.type)
+        cond = self.b.broadcast_to(self.cast(cond, "i1"), shape)
+        a_value, b_value = (self.b.broadcast_to(v, shape) for v in (a_value, b_value))
+        return self.b.value("select.where", cond, a_value, b_value)
+
+    def unary(self, op_name: str, x: Operand) -> Value:
+        x = self.as_value(x)
+        if op_name.startswith("math.") and not is_float(x.type.dtype):
+            x = self.cast(x, "f32")
+        return self.b.value(op_name, x)

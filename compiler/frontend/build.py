@@ -1,0 +1,104 @@
+"""Builds the SSA kernel of one specialisation: arranged tensors + application + argument kinds."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass
+
+from compiler.dsl.symbol import Expr
+from compiler.dsl.tensor import Tensor
+from compiler.frontend.access import Accessor, Param, TensorRef
+from compiler.frontend.arith import Arith
+from compiler.frontend.context import KernelContext
+from compiler.frontend.index_domain import IndexDomain
+from compiler.frontend.statements import FunctionLowerer
+from compiler.frontend.symbols import bind, python_expr
+from compiler.ir.builder import Builder
+from compiler.ir.core import Block, Kernel, Value
+from compiler.ir.types import BufferType, ScalarType
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """How one parameter is passed: a `tensor` buffer, a runtime `scalar`, or a `constant`."""
+
+    kind: str
+    dtype: str | None = None
+    value: object = None
+
+
+def build_kernel(
+    name: str,
+    application,
+    arranged: tuple[Tensor, ...],
+    specs: list[ArgSpec],
+    constexprs: dict[str, int],
+) -> Kernel:
+    names = list(inspect.signature(application).parameters)
+    args: list[Value] = []
+    sizes: dict[str, Value] = {}
+    params: dict[str, object] = {}
+    for param_name, tensor, spec in zip(names, arranged, specs, strict=True):
+        if spec.kind == "constant":
+            params[param_name] = spec.value
+        elif spec.kind == "scalar":
+            scalar = Value(ScalarType(spec.dtype), param_name)
+            args.append(scalar)
+            params[param_name] = Param(param_name, tensor, spec.dtype, None, scalar=scalar)
+        else:
+            buffer = Value(BufferType(spec.dtype), param_name)
+            ndim = tensor.source.ndim
+            size_args = [Value(ScalarType("index"), f"{param_name}_size_{d}") for d in range(ndim)]
+            strides = [Value(ScalarType("index"), f"{param_name}_stride_{d}") for d in range(ndim)]
+            args += [buffer, *size_args, *strides]
+            for size, arg in zip(tensor.source.shape, size_args, strict=True):
+                if isinstance(size, Expr) and size.op == "sym":
+                    sizes.setdefault(size.name, arg)
+            params[param_name] = Param(param_name, tensor, spec.dtype, buffer, strides)
+
+    body = Block()
+    kernel = Kernel(name, args, body)
+    arith = Arith(Builder(body))
+    domain = IndexDomain(arith, body, sizes, constexprs)
+    ctx = KernelContext(arith, domain, Accessor(domain, constexprs), constexprs)
+    env = {n: TensorRef(p) if isinstance(p, Param) else p for n, p in params.items()}
+    FunctionLowerer(ctx, application, env).run()
+
+    kernel.attrs["grid"] = grid_expression(arranged, specs, constexprs, sizes)
+    metas = meta_symbols(arranged)
+    kernel.attrs["meta"] = [[s.name, s.lower_bound, s.upper_bound] for s in metas]
+    return kernel
+
+
+def grid_expression(arranged, specs, constexprs, sizes: dict[str, Value]) -> str:
+    """Number of programs: the outermost level's size, as NineToothed takes it from the first
+    tensor parameter."""
+    first = next(t for t, s in zip(arranged, specs, strict=True) if s.kind == "tensor")
+    count = bind(math.prod(first.shape, start=1), constexprs)
+    return python_expr(count, {symbol: value.name for symbol, value in sizes.items()})
+
+
+def meta_symbols(arranged: tuple[Tensor, ...]) -> list:
+    found = {}
+    for tensor in arranged:
+        for level in tensor.levels():
+            for size in level.shape:
+                if isinstance(size, Expr):
+                    for symbol in size.free_symbols():
+                        if symbol.meta:
+                            found[symbol.name] = symbol
+    return [found[n] for n in sorted(found)]
+
+
+def constexpr_symbols(arranged: tuple[Tensor, ...]) -> dict[str, object]:
+    """Non-meta constexpr symbols: the keyword arguments a caller must give."""
+    found = {}
+    for tensor in arranged:
+        for level in [*tensor.levels(), tensor.source]:
+            for size in level.shape:
+                if isinstance(size, Expr):
+                    for symbol in size.free_symbols():
+                        if symbol.constexpr and not symbol.meta:
+                            found[symbol.name] = symbol
+    return found

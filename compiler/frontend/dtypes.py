@@ -1,0 +1,62 @@
+"""NineToothed/Triton dtype names <-> IR dtypes, and the promotion rule for mixed arithmetic."""
+
+from __future__ import annotations
+
+import torch
+
+from compiler.ir.types import FLOAT_DTYPES, is_float
+
+# NineToothed spells dtypes "fp32", "i32", ...; the IR spells them "f32", "i32", ...
+DSL_TO_IR = {
+    "fp16": "f16",
+    "bf16": "bf16",
+    "fp32": "f32",
+    "fp64": "f64",
+    "i8": "i8",
+    "i16": "i16",
+    "i32": "i32",
+    "i64": "i64",
+    "u8": "u8",
+    "u16": "u16",
+    "u32": "u32",
+    "u64": "u64",
+}
+
+TORCH_TO_IR = {
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.float32: "f32",
+    torch.float64: "f64",
+    torch.int8: "i8",
+    torch.int16: "i16",
+    torch.int32: "i32",
+    torch.int64: "i64",
+    torch.uint8: "u8",
+    torch.bool: "i1",
+}
+
+_INT_RANK = {"i1": 0, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 3, "u32": 3, "index": 4}
+_INT_RANK.update({"i64": 5, "u64": 5})
+
+
+def ir_dtype(name: str) -> str:
+    """Accepts NineToothed's spelling ("fp32") or the IR's ("f32")."""
+    if name in DSL_TO_IR:
+        return DSL_TO_IR[name]
+    if name in DSL_TO_IR.values() or name in ("i1", "index"):
+        return name
+    raise ValueError(f"unknown dtype {name!r}; use one of {', '.join(DSL_TO_IR)}")
+
+
+def promote(a: str, b: str) -> str:
+    """The dtype two operands meet at: floats win over integers, wider wins over narrower."""
+    if a == b:
+        return a
+    if is_float(a) or is_float(b):
+        floats = [d for d in (a, b) if is_float(d)]
+        if len(floats) == 1:
+            return floats[0]
+        if {a, b} == {"f16", "bf16"}:
+            return "f32"
+        return max(floats, key=FLOAT_DTYPES.index)
+    return max((a, b), key=lambda d: _INT_RANK[d])

@@ -1,0 +1,292 @@
+"""Python expressions of an application -> SSA values (or Python values, when known now)."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+from compiler.dsl.language import Primitive
+from compiler.dsl.symbol import Expr
+from compiler.dsl.tensor import Tensor
+from compiler.errors import CompileError
+from compiler.frontend.access import TensorRef
+from compiler.frontend.context import KernelContext
+from compiler.frontend.dtypes import DSL_TO_IR
+from compiler.frontend.primitives import PRIMITIVES
+from compiler.frontend.symbols import tile_dim
+from compiler.frontend.views_api import BoundMethod, TensorInfo
+from compiler.ir.core import Value
+from compiler.ir.types import is_float
+
+_BINARY = {
+    ast.Add: "arith.add",
+    ast.Sub: "arith.sub",
+    ast.Mult: "arith.mul",
+    ast.Div: "arith.div",
+    ast.FloorDiv: "arith.idiv",
+    ast.Mod: "arith.irem",
+    ast.BitAnd: "arith.and",
+    ast.BitOr: "arith.or",
+    ast.BitXor: "arith.xor",
+}
+_COMPARE = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+_PYTHON_CALLABLES = (float, int, bool, len, tuple, list, min, max, abs, isinstance)
+
+
+class ExpressionLowerer:
+    ctx: KernelContext
+    env: dict[str, object]
+    globals: dict[str, object]
+
+    # -- values ---------------------------------------------------------------------------------
+
+    def operand(self, obj: object) -> object:
+        """A value arithmetic can use: tiles are loaded, symbolic sizes computed."""
+        if isinstance(obj, TensorRef):
+            return self.ctx.accessor.load(obj)
+        if isinstance(obj, Expr):
+            return self.ctx.domain.expr(obj)
+        if isinstance(obj, Value | bool | int | float):
+            return obj
+        raise CompileError(f"{_describe(obj)} is not a value that arithmetic can use")
+
+    def compile_time(self, obj: object) -> object:
+        """A value Python must know now (an argument of float(), math.log2(), ...)."""
+        if isinstance(obj, Expr):
+            obj = self.operand(obj)
+        if isinstance(obj, Value | TensorRef):
+            raise CompileError("this call needs a compile-time value, not a tile or runtime scalar")
+        return obj
+
+    def lookup(self, name: str) -> object:
+        if name in self.env:
+            return self.env[name]
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise CompileError(f"name {name!r} is not defined")
+
+    # -- dispatch on the Python syntax node ------------------------------------------------------
+
+    def expr(self, node: ast.expr) -> object:
+        method = getattr(self, f"expr_{type(node).__name__}", None)
+        if method is None:
+            raise CompileError(
+                f"{type(node).__name__} expressions are not supported in an application; "
+                "use arithmetic, ntl calls, subscripts and conditional expressions"
+            )
+        return method(node)
+
+    def expr_Constant(self, node: ast.Constant) -> object:
+        return node.value
+
+    def expr_Name(self, node: ast.Name) -> object:
+        return self.lookup(node.id)
+
+    def expr_Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.expr(e) for e in node.elts)
+
+    expr_List = expr_Tuple
+
+    def expr_BinOp(self, node: ast.BinOp) -> object:
+        left, right = self.operand(self.expr(node.left)), self.operand(self.expr(node.right))
+        return self.binary(node.op, left, right)
+
+    def binary(self, op: ast.operator, left: object, right: object) -> object:
+        if isinstance(op, ast.Pow):
+            return self.power(left, right)
+        if type(op) not in _BINARY:
+            raise CompileError(f"operator {type(op).__name__} is not supported")
+        return self.ctx.arith.binary(_BINARY[type(op)], left, right)
+
+    def power(self, base: object, exponent: object) -> object:
+        arith = self.ctx.arith
+        if not isinstance(base, Value) and not isinstance(exponent, Value):
+            return base**exponent
+        if type(exponent) is int and 1 <= exponent <= 4:  # small powers: repeated products
+            result = base
+            for _ in range(exponent - 1):
+                result = arith.binary("arith.mul", result, base)
+            return result
+        base_value = arith.as_value(base, exponent if isinstance(exponent, Value) else None)
+        if not is_float(base_value.type.dtype):
+            base_value = arith.cast(base_value, "f32")
+        return arith.b.value("math.pow", *arith.unify(base_value, exponent))
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> object:
+        value = self.operand(self.expr(node.operand))
+        arith = self.ctx.arith
+        if isinstance(node.op, ast.UAdd):
+            return value
+        if isinstance(node.op, ast.USub):
+            return -value if not isinstance(value, Value) else arith.b.value("arith.neg", value)
+        if not isinstance(value, Value):
+            return (not value) if isinstance(node.op, ast.Not) else ~value
+        return arith.b.value("arith.not", arith.cast(value, "i1"))
+
+    def expr_Compare(self, node: ast.Compare) -> object:
+        result: object = True
+        left = self.operand(self.expr(node.left))
+        for op, comparator in zip(node.ops, node.comparators, strict=True):
+            if type(op) in (ast.Is, ast.IsNot):
+                right = self.expr(comparator)
+                outcome = (left is right) == isinstance(op, ast.Is)
+            elif type(op) in _COMPARE:
+                right = self.operand(self.expr(comparator))
+                outcome = self.ctx.arith.compare(_COMPARE[type(op)], left, right)
+            else:
+                raise CompileError(f"comparison {type(op).__name__} is not supported")
+            result = (
+                outcome if result is True else self.ctx.arith.binary("arith.and", result, outcome)
+            )
+            left = right
+        return result
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> object:
+        name = "arith.and" if isinstance(node.op, ast.And) else "arith.or"
+        result = self.operand(self.expr(node.values[0]))
+        for value_node in node.values[1:]:
+            if not isinstance(result, Value) and (bool(result) != (name == "arith.and")):
+                return result
+            value = self.operand(self.expr(value_node))
+            result = (
+                value
+                if not isinstance(result, Value)
+                else self.ctx.arith.binary(name, result, value)
+            )
+        return result
+
+    def expr_IfExp(self, node: ast.IfExp) -> object:
+        test = self.operand(self.expr(node.test))
+        if not isinstance(test, Value):
+            return self.expr(node.body if test else node.orelse)
+        body, orelse = self.operand(self.expr(node.body)), self.operand(self.expr(node.orelse))
+        return self.ctx.arith.where(test, body, orelse)
+
+    def expr_Attribute(self, node: ast.Attribute) -> object:
+        return self.attribute(self.expr(node.value), node.attr)
+
+    def attribute(self, obj: object, attr: str) -> object:
+        accessor = self.ctx.accessor
+        if isinstance(obj, TensorRef):
+            return self.tensor_attribute(obj, attr)
+        if isinstance(obj, TensorInfo):
+            if attr == "dtype":
+                nested = obj.tensor.dtype
+                if isinstance(nested, Tensor):
+                    return TensorInfo(nested, accessor.shape_of(nested), obj.element_dtype)
+                return obj.element_dtype
+            return getattr(obj, attr)
+        if isinstance(obj, Value):
+            if attr == "to":
+                return BoundMethod(
+                    "to", lambda dtype: PRIMITIVES["cast"](self.ctx.arith, obj, dtype)
+                )
+            if attr == "shape":
+                return obj.type.shape
+            if attr == "T":
+                return PRIMITIVES["trans"](self.ctx.arith, obj)
+            raise CompileError(f"a tile has no attribute {attr!r}; it has .to(dtype), .shape, .T")
+        try:
+            return getattr(obj, attr)
+        except AttributeError:
+            raise CompileError(f"{_describe(obj)} has no attribute {attr!r}") from None
+
+    def tensor_attribute(self, ref: TensorRef, attr: str) -> object:
+        param, accessor = ref.param, self.ctx.accessor
+        element = _element_name(param.dtype)
+        level = param.levels[ref.level()]
+        if attr == "shape":
+            return accessor.shape_of(level)
+        if attr == "ndim":
+            return level.ndim
+        if attr == "dtype":
+            nested = level.dtype
+            if isinstance(nested, Tensor):
+                return TensorInfo(nested, accessor.shape_of(nested), element)
+            return element
+        if attr == "source":
+            source = param.arranged.source
+            return TensorInfo(source, accessor.shape_of(source), element)
+        if attr == "offsets":
+            return BoundMethod("offsets", lambda dim=None: accessor.offsets(param, dim))
+        if attr == "stride":
+            return BoundMethod("stride", lambda dim: param.strides[dim])
+        raise CompileError(
+            f"{param.name} has no attribute {attr!r}; a parameter has .shape, .ndim, .dtype, "
+            ".source, .offsets(dim) and .stride(dim)"
+        )
+
+    def expr_Subscript(self, node: ast.Subscript) -> object:
+        obj = self.expr(node.value)
+        index = self.expr(node.slice)
+        if isinstance(obj, TensorRef):
+            indices = index if isinstance(index, tuple) else (index,)
+            return TensorRef(obj.param, obj.indices + tuple(self.operand(i) for i in indices))
+        if isinstance(obj, Value):
+            return self.tile_subscript(obj, index if isinstance(index, tuple) else (index,))
+        index = self.operand(index) if isinstance(index, Expr) else index
+        if isinstance(index, Value):
+            raise CompileError("a Python sequence can only be indexed by a compile-time integer")
+        return obj[index]
+
+    def tile_subscript(self, value: Value, index: tuple) -> Value:
+        """`x[:, None]`: full slices keep a dim, None inserts one (NumPy broadcasting)."""
+        axis = 0
+        for item in index:
+            if item is None:
+                value = self.ctx.builder.value("tile.expand_dims", value, axis=axis)
+            elif item != slice(None):
+                raise CompileError("tiles can only be indexed with ':' and None, e.g. x[:, None]")
+            axis += 1
+        return value
+
+    def expr_Slice(self, node: ast.Slice) -> slice:
+        parts = (node.lower, node.upper, node.step)
+        return slice(*(None if p is None else self.expr(p) for p in parts))
+
+    def expr_Call(self, node: ast.Call) -> object:
+        func = self.expr(node.func)
+        args = [self.expr(a) for a in node.args]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+        if isinstance(func, Primitive):
+            lowered = [self.primitive_arg(a) for a in args]
+            lowered_kwargs = {k: self.operand(v) if _is_data(v) else v for k, v in kwargs.items()}
+            return PRIMITIVES[func.name](self.ctx.arith, *lowered, **lowered_kwargs)
+        if isinstance(func, BoundMethod):
+            return func.call(*[self.operand(a) if _is_data(a) else a for a in args], **kwargs)
+        if func in (builtins.min, builtins.max) and any(_is_data(a) for a in args):
+            name = "arith.min" if func is builtins.min else "arith.max"
+            result = self.operand(args[0])
+            for a in args[1:]:
+                result = self.ctx.arith.binary(name, result, self.operand(a))
+            return result
+        if func is builtins.abs and _is_data(args[0]):
+            return PRIMITIVES["abs"](self.ctx.arith, self.operand(args[0]))
+        if func in _PYTHON_CALLABLES or getattr(func, "__module__", None) == "math":
+            return func(*[self.compile_time(a) for a in args], **kwargs)
+        if callable(func) and hasattr(func, "__code__"):
+            return self.inline_call(func, node, args, kwargs)
+        raise CompileError(f"cannot call {_describe(func)} inside an application")
+
+    def primitive_arg(self, arg: object) -> object:
+        """Tiles and sizes become values; a shape tuple becomes tile dims (powers of two)."""
+        if isinstance(arg, tuple):
+            return tuple(tile_dim(size, self.ctx.constexprs) for size in arg)
+        return self.operand(arg) if _is_data(arg) else arg
+
+    def inline_call(self, func, node: ast.Call, args: list, kwargs: dict) -> object:
+        raise NotImplementedError  # provided by FunctionLowerer
+
+
+def _is_data(obj: object) -> bool:
+    return isinstance(obj, TensorRef | Value | Expr)
+
+
+def _element_name(ir_dtype: str) -> str:
+    return {v: k for k, v in DSL_TO_IR.items()}.get(ir_dtype, ir_dtype)
+
+
+def _describe(obj: object) -> str:
+    return getattr(obj, "__qualname__", None) or type(obj).__name__

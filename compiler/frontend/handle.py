@@ -1,0 +1,178 @@
+"""`make(...)` and `jit`: a callable kernel that specialises on argument dtypes and constexpr
+values, compiles each specialisation once (frontend -> passes -> backend) and launches it."""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+
+import torch
+
+from compiler.dsl.tensor import Tensor
+from compiler.errors import CompileError
+from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
+from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
+
+
+class KernelHandle:
+    def __init__(
+        self,
+        arrangement,
+        application,
+        tensors,
+        *,
+        backend: str = "triton",
+        kernel_name: str | None = None,
+        num_warps: int | None = None,
+        num_stages: int | None = None,
+    ):
+        self.application = application
+        self.backend = backend
+        self.kernel_name = kernel_name or application.__name__
+        self.schedule_options = {
+            k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if v
+        }
+        names = list(inspect.signature(application).parameters)
+        if len(names) != len(tensors):
+            raise CompileError(
+                f"{application.__qualname__} takes {len(names)} parameters but {len(tensors)} "
+                "tensors were given; pass one Tensor per parameter"
+            )
+        # Sources take the parameters' names so sizes read `input_size_0`, not `tensor_3_size_0`.
+        self.tensors = tuple(t.with_name(n) for t, n in zip(tensors, names, strict=True))
+        arranged = arrangement(*self.tensors)
+        self.arranged = arranged if isinstance(arranged, tuple) else (arranged,)
+        self.constexpr_names = constexpr_symbols(self.arranged)
+        self.meta_names = {s.name for s in meta_symbols(self.arranged)}
+        self._artifacts: dict[tuple, object] = {}
+        self.last = None
+
+    # -- specialisation ----------------------------------------------------------------------------
+
+    def _specs(self, args: tuple) -> list[ArgSpec]:
+        if len(args) != len(self.tensors):
+            raise CompileError(
+                f"{self.kernel_name} takes {len(self.tensors)} arguments, got {len(args)}"
+            )
+        specs = []
+        for tensor, arg in zip(self.tensors, args, strict=True):
+            if tensor.constexpr:
+                specs.append(ArgSpec("constant", value=arg if arg is not None else tensor.value))
+            elif isinstance(arg, torch.Tensor) and tensor.ndim > 0:
+                specs.append(ArgSpec("tensor", TORCH_TO_IR[arg.dtype]))
+            elif isinstance(arg, numbers.Number) and tensor.ndim == 0:
+                dtype = ir_dtype(tensor.dtype) if tensor.dtype else _number_dtype(arg)
+                specs.append(ArgSpec("scalar", dtype))
+            else:
+                raise CompileError(
+                    f"argument for {tensor.name} must be a torch.Tensor with {tensor.ndim} dims"
+                    if tensor.ndim
+                    else f"argument for {tensor.name} must be a Python number"
+                )
+        return specs
+
+    def _split_kwargs(self, kwargs: dict) -> tuple[dict, dict]:
+        constexprs, metas = {}, {}
+        for key, value in kwargs.items():
+            if key in self.meta_names:
+                metas[key] = value
+            elif key in self.constexpr_names:
+                constexprs[key] = value
+            else:
+                valid = sorted(self.constexpr_names) + sorted(self.meta_names)
+                raise CompileError(
+                    f"{self.kernel_name} has no constexpr or meta parameter {key!r}; "
+                    f"valid keyword arguments: {', '.join(valid) or 'none'}"
+                )
+        missing = sorted(set(self.constexpr_names) - set(constexprs))
+        if missing:
+            raise CompileError(
+                f"{self.kernel_name} needs the constexpr keyword argument(s) {', '.join(missing)}"
+            )
+        return constexprs, metas
+
+    def compile_specs(self, specs: list[ArgSpec], constexprs: dict, metas: dict):
+        from compiler.backends.lowering import lower_unified_ssa_artifact
+
+        key = (tuple(specs), tuple(sorted(constexprs.items())), tuple(sorted(metas.items())))
+        if key not in self._artifacts:
+            kernel = build_kernel(
+                self.kernel_name, self.application, self.arranged, specs, constexprs
+            )
+            options = {**self.schedule_options, **metas}
+            self._artifacts[key] = lower_unified_ssa_artifact(kernel, self.backend, options=options)
+        self.last = self._artifacts[key]
+        return self.last
+
+    def compile(self, *args, **kwargs):
+        """The artifact (`.source`, `.ssa`, `.trace`) for these arguments, without running it."""
+        constexprs, metas = self._split_kwargs(kwargs)
+        return self.compile_specs(self._specs(args), constexprs, metas)
+
+    def __call__(self, *args, **kwargs):
+        from compiler.runtime import launch
+
+        artifact = self.compile(*args, **kwargs)
+        bindings = {}
+        for tensor, arg in zip(self.tensors, args, strict=True):
+            if isinstance(arg, torch.Tensor):
+                bindings[tensor.name] = arg
+                for d in range(arg.ndim):
+                    bindings[f"{tensor.name}_size_{d}"] = arg.shape[d]
+                    bindings[f"{tensor.name}_stride_{d}"] = arg.stride(d)
+            elif not tensor.constexpr:
+                bindings[tensor.name] = arg
+        launch(artifact, bindings)
+
+    @property
+    def source(self) -> str:
+        return self._last().source
+
+    @property
+    def ssa(self) -> str:
+        return self._last().ssa
+
+    @property
+    def trace(self) -> list:
+        return self._last().trace
+
+    def _last(self):
+        if self.last is None:
+            raise RuntimeError(f"{self.kernel_name} has not been compiled yet: call it first")
+        return self.last
+
+
+def _number_dtype(value: numbers.Number) -> str:
+    return "f32" if isinstance(value, float) else "i64"
+
+
+def make(arrangement, application, tensors, *, backend: str = "triton", caller="torch", **options):
+    """NineToothed's `make`: integrate an arrangement and an application into a kernel."""
+    if caller != "torch":
+        raise CompileError(f"caller={caller!r} is not supported; kernels are called from torch")
+    unsupported = set(options) - {"kernel_name", "num_warps", "num_stages", "max_num_configs"}
+    if unsupported:
+        raise CompileError(f"make() got unknown options {sorted(unsupported)}")
+    options.pop("max_num_configs", None)
+    return KernelHandle(arrangement, application, tensors, backend=backend, **options)
+
+
+def jit(func=None, *, backend: str = "triton", **options):
+    """NineToothed's annotation style: parameters annotated with arranged tensors."""
+
+    def wrap(application):
+        annotations = inspect.get_annotations(application)
+        params = list(inspect.signature(application).parameters)
+        missing = [p for p in params if not isinstance(annotations.get(p), Tensor)]
+        if missing:
+            raise CompileError(f"jit needs a Tensor annotation on parameter(s) {missing}")
+        arranged = tuple(annotations[p] for p in params)
+        return KernelHandle(
+            lambda *sources: arranged,
+            application,
+            [t.source for t in arranged],
+            backend=backend,
+            **options,
+        )
+
+    return wrap(func) if func is not None else wrap

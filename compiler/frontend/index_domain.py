@@ -1,0 +1,113 @@
+"""The SSA arithmetic domain for `compiler.dsl.views.resolve`: the same index maps that the oracle
+runs on NumPy arrays emit `arith` ops here. Python ints fold on the spot; the rest is left to
+`ssa.canonicalize`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from compiler.dsl.symbol import Expr
+from compiler.errors import CompileError
+from compiler.frontend.arith import Arith
+from compiler.frontend.symbols import bind
+from compiler.ir.core import Block, Operation, Value
+from compiler.ir.types import ScalarType
+
+Index = Value | int | bool
+_INDEX = [ScalarType("index")]
+
+
+class IndexDomain:
+    def __init__(
+        self,
+        arith: Arith,
+        entry: Block,
+        sizes: Mapping[str, Value],
+        constexprs: Mapping[str, int],
+    ):
+        self.arith = arith
+        self.entry = entry  # values shared by every access are defined here, before any loop
+        self.sizes = sizes  # size-symbol name -> the kernel's index argument
+        self.constexprs = constexprs
+        self.metas: dict[str, Value] = {}
+        self.program_id = self._at_entry(Operation("index.program_id", [], _INDEX, {"axis": 0}))
+
+    def _at_entry(self, op: Operation) -> Value:
+        self.entry.insert(len(self.metas), op)
+        return op.result
+
+    def const(self, value: int) -> int:
+        return value
+
+    def expr(self, expr: object) -> Index:
+        expr = bind(expr, self.constexprs)
+        if not isinstance(expr, Expr):
+            return expr
+        if expr.op == "sym":
+            return self.symbol(expr)
+        if expr.op == "neg":
+            return self.sub(0, self.expr(expr.args[0]))
+        left, right = (self.expr(a) for a in expr.args)
+        return getattr(self, expr.op)(left, right)  # add, sub, mul, floordiv, mod
+
+    def symbol(self, symbol: Expr) -> Value:
+        if symbol.name in self.sizes:
+            return self.sizes[symbol.name]
+        if symbol.meta:
+            if symbol.name not in self.metas:
+                op = Operation("index.meta", [], _INDEX, {"name": symbol.name})
+                self.metas[symbol.name] = self._at_entry(op)
+            return self.metas[symbol.name]
+        raise CompileError(
+            f"symbol {symbol.name} has no value: pass it as a keyword argument when calling the "
+            "kernel (constexpr symbols are call-time arguments)"
+        )
+
+    def _index(self, x: Index) -> Index:
+        return self.arith.cast(x, "index") if isinstance(x, Value) and x.type.dtype != "i1" else x
+
+    # Identities with Python ints are applied here so the common case emits no op at all.
+
+    def add(self, a: Index, b: Index) -> Index:
+        if _is(a, 0) or _is(b, 0):
+            return b if _is(a, 0) else a
+        return self.arith.binary("arith.add", self._index(a), self._index(b))
+
+    def sub(self, a: Index, b: Index) -> Index:
+        if _is(b, 0):
+            return a
+        return self.arith.binary("arith.sub", self._index(a), self._index(b))
+
+    def mul(self, a: Index, b: Index) -> Index:
+        if _is(a, 0) or _is(b, 0):
+            return 0
+        if _is(a, 1) or _is(b, 1):
+            return b if _is(a, 1) else a
+        return self.arith.binary("arith.mul", self._index(a), self._index(b))
+
+    def floordiv(self, a: Index, b: Index) -> Index:
+        if _is(b, 1):
+            return a
+        return self.arith.binary("arith.idiv", self._index(a), self._index(b))
+
+    def mod(self, a: Index, b: Index) -> Index:
+        if _is(b, 1):
+            return 0
+        return self.arith.binary("arith.irem", self._index(a), self._index(b))
+
+    def lt(self, a: Index, b: Index) -> Index:
+        return self.arith.compare("lt", self._index(a), self._index(b))
+
+    def ge(self, a: Index, b: Index) -> Index:
+        return self.arith.compare("ge", self._index(a), self._index(b))
+
+    def and_(self, a: Index, b: Index) -> Index:
+        if a is True:
+            return b
+        if b is True:
+            return a
+        return self.arith.binary("arith.and", a, b)
+
+
+def _is(x: Index, number: int) -> bool:
+    return type(x) is int and x == number

@@ -1,0 +1,255 @@
+"""Statements of an application (and of the helpers it calls, inlined) -> SSA.
+
+Assigning to a parameter stores; `for ... in range(...)` becomes `scf.for` whose loop-carried values
+are the variables the body reassigns; `if` on a compile-time value picks a branch, on a runtime
+scalar becomes `scf.if`; calling a Python function inlines it.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+
+from compiler.errors import CompileError
+from compiler.frontend.access import TensorRef
+from compiler.frontend.context import KernelContext
+from compiler.frontend.dtypes import promote
+from compiler.frontend.expressions import ExpressionLowerer
+from compiler.ir.builder import broadcast_shape
+from compiler.ir.core import Block, Region, Value
+from compiler.ir.types import ScalarType, value_type
+
+
+class FunctionLowerer(ExpressionLowerer):
+    def __init__(self, ctx: KernelContext, func, env: dict[str, object]):
+        self.ctx = ctx
+        self.func = func
+        self.env = env
+        self.globals = dict(func.__globals__)
+        if func.__closure__:
+            names = func.__code__.co_freevars
+            self.globals.update(
+                {n: c.cell_contents for n, c in zip(names, func.__closure__, strict=True)}
+            )
+        self.filename = inspect.getsourcefile(func) or "<unknown>"
+        lines, self.first_line = inspect.getsourcelines(func)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        self.definition = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+        self.returned: object = None
+
+    @property
+    def parameters(self) -> list[str]:
+        return [a.arg for a in self.definition.args.args]
+
+    def run(self) -> object:
+        body = self.definition.body
+        for position, statement in enumerate(body):
+            if isinstance(statement, ast.Return) and position != len(body) - 1:
+                self.fail(statement, "return must be the last statement of a helper")
+            self.statement(statement)
+        return self.returned
+
+    def fail(self, node: ast.AST, message: str) -> None:
+        line = self.first_line + getattr(node, "lineno", 1) - 1
+        raise CompileError(message, filename=self.filename, line=line)
+
+    def statement(self, node: ast.stmt) -> None:
+        method = getattr(self, f"stmt_{type(node).__name__}", None)
+        try:
+            if method is None:
+                raise CompileError(
+                    f"{type(node).__name__} statements are not supported in an application; use "
+                    "assignments, for ... in range(...), if, and calls"
+                )
+            method(node)
+        except CompileError as error:
+            if error.line is not None:
+                raise
+            self.fail(node, error.message)
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            self.fail(node, f"{error}")
+
+    def statements(self, nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            self.statement(node)
+
+    # -- simple statements -----------------------------------------------------------------------
+
+    def stmt_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        if not isinstance(node.value, ast.Constant):  # a docstring does nothing
+            self.expr(node.value)
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        self.returned = None if node.value is None else self.expr(node.value)
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.expr(node.value))
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        left, right = self.operand(self.expr(node.target)), self.operand(self.expr(node.value))
+        self.assign(node.target, self.binary(node.op, left, right))
+
+    def assign(self, target: ast.expr, value: object) -> None:
+        if isinstance(target, ast.Name):
+            current = self.env.get(target.id)
+            if isinstance(current, TensorRef):
+                self.ctx.accessor.store(current, self.operand(value))
+            else:
+                self.env[target.id] = value
+        elif isinstance(target, ast.Subscript):
+            ref = self.expr(target)
+            if not isinstance(ref, TensorRef):
+                raise CompileError("only parameters can be assigned through a subscript")
+            self.ctx.accessor.store(ref, self.operand(value))
+        elif isinstance(target, ast.Tuple | ast.List):
+            if not isinstance(value, tuple) or len(value) != len(target.elts):
+                raise CompileError("the right side does not unpack into the targets")
+            for element, item in zip(target.elts, value, strict=True):
+                self.assign(element, item)
+        else:
+            raise CompileError(f"cannot assign to {type(target).__name__}")
+
+    # -- control flow ----------------------------------------------------------------------------
+
+    def stmt_For(self, node: ast.For) -> None:
+        call = node.iter
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "range"
+            and isinstance(node.target, ast.Name)
+        ):
+            raise CompileError("loops must be `for i in range(...)`")
+        if node.orelse:
+            raise CompileError("for ... else is not supported")
+        bounds = [self.operand(self.expr(a)) for a in call.args]
+        lower, upper, step = {1: (0, *bounds, 1), 2: (*bounds, 1), 3: tuple(bounds)}[len(bounds)]
+        lower, upper, step = (self.index(v) for v in (lower, upper, step))
+        carried = [n for n in _assigned_names(node.body) if self.carries(n)]
+        inits = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
+        for _ in range(3):  # retry when the body changes a carried value's type
+            block, yields = self.lower_body(node, carried, inits)
+            if [v.type for v in yields] == [v.type for v in inits]:
+                break
+            inits = [self.meet(i, y.type) for i, y in zip(inits, yields, strict=True)]
+        else:
+            raise CompileError(f"loop-carried values {carried} keep changing type; cast them")
+        with self.ctx.builder.at_end_of(block):
+            self.ctx.builder.create("scf.yield", yields)
+        op = self.ctx.builder.create(
+            "scf.for", [lower, upper, step, *inits], regions=[Region([block])]
+        )
+        for name, result in zip(carried, op.results, strict=True):
+            self.env[name] = result
+
+    def carries(self, name: str) -> bool:
+        return name in self.env and not isinstance(self.env[name], TensorRef)
+
+    def index(self, value: object) -> Value:
+        arith = self.ctx.arith
+        if isinstance(value, Value):
+            return arith.cast(value, "index")
+        return arith.constant(value, "index")
+
+    def lower_body(self, node: ast.For, carried: list[str], inits: list[Value]):
+        block = Block([Value(ScalarType("index"))] + [Value(v.type) for v in inits])
+        saved = dict(self.env)
+        self.env[node.target.id] = block.args[0]
+        self.env.update(zip(carried, block.args[1:], strict=True))
+        with self.ctx.builder.at_end_of(block):
+            self.statements(node.body)
+            yields = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
+            yields = [self.conform(y, a.type) for y, a in zip(yields, block.args[1:], strict=True)]
+        self.env = saved
+        return block, yields
+
+    def meet(self, value: Value, other_type) -> Value:
+        """`value` converted to the type it meets `other_type` at (dtype promotion, broadcast)."""
+        dtype = promote(value.type.dtype, other_type.dtype)
+        shape = broadcast_shape(value.type, other_type)
+        return self.ctx.builder.broadcast_to(self.ctx.arith.cast(value, dtype), shape)
+
+    def conform(self, value: Value, type_) -> Value:
+        """Cast/broadcast a yielded value to the region's type when that loses nothing."""
+        if value.type == type_:
+            return value
+        if promote(value.type.dtype, type_.dtype) != type_.dtype:
+            return value
+        try:
+            shape = broadcast_shape(value.type, type_)
+        except ValueError:
+            return value
+        if shape != tuple(type_.shape):
+            return value
+        return self.ctx.builder.broadcast_to(self.ctx.arith.cast(value, type_.dtype), shape)
+
+    def stmt_If(self, node: ast.If) -> None:
+        test = self.operand(self.expr(node.test))
+        if not isinstance(test, Value):
+            self.statements(node.body if test else node.orelse)
+            return
+        if test.type.shape:
+            raise CompileError("`if` needs a scalar condition; for tiles use ntl.where(cond, a, b)")
+        assigned = _assigned_names(node.body) | _assigned_names(node.orelse)
+        names = sorted(n for n in assigned if self.carries(n))
+        branches = []
+        for statements in (node.body, node.orelse):
+            block, saved = Block(), dict(self.env)
+            with self.ctx.builder.at_end_of(block):
+                self.statements(statements)
+                values = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in names]
+            self.env = saved
+            branches.append((block, values))
+        types = []
+        for position in range(len(names)):
+            a, b = (values[position].type for _, values in branches)
+            dtype, shape = promote(a.dtype, b.dtype), broadcast_shape(a, b)
+            types.append(value_type(dtype, shape))
+        regions = []
+        for block, values in branches:
+            with self.ctx.builder.at_end_of(block):
+                converted = [self.meet(v, t) for v, t in zip(values, types, strict=True)]
+                self.ctx.builder.create("scf.yield", converted)
+            regions.append(Region([block]))
+        op = self.ctx.builder.create(
+            "scf.if", [self.ctx.arith.cast(test, "i1")], result_types=types, regions=regions
+        )
+        self.env.update(zip(names, op.results, strict=True))
+
+    # -- calls -------------------------------------------------------------------------------------
+
+    def inline_call(self, func, node: ast.Call, args: list, kwargs: dict) -> object:
+        callee = FunctionLowerer(self.ctx, func, {})
+        signature = inspect.signature(func)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise CompileError(f"call to {func.__qualname__}: {error}") from None
+        bound.apply_defaults()
+        callee.env.update(bound.arguments)
+        result = callee.run()
+        # A helper that assigns to a parameter bound to a caller's local variable updates it, as
+        # NineToothed's inliner does (e.g. an application computing into `output`).
+        for parameter, arg_node in zip(callee.parameters, node.args, strict=False):
+            if isinstance(arg_node, ast.Name) and self.carries(arg_node.id):
+                self.env[arg_node.id] = callee.env[parameter]
+        return result
+
+
+def _assigned_names(statements: list[ast.stmt]) -> set[str]:
+    names = set()
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
