@@ -71,8 +71,27 @@ class KernelHandle:
                 )
         return specs
 
-    def _split_kwargs(self, kwargs: dict) -> tuple[dict, dict]:
-        constexprs, metas = {}, {}
+    def _bind_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        """Parameters may also be passed by name (NineToothed's launch accepts both)."""
+        names = [t.name for t in self.tensors]
+        by_name = {k: kwargs.pop(k) for k in list(kwargs) if k in names[len(args) :]}
+        missing = [n for n in names[len(args) :] if n not in by_name]
+        if missing:
+            raise CompileError(f"{self.kernel_name} is missing argument(s) {', '.join(missing)}")
+        return tuple(args) + tuple(by_name[n] for n in names[len(args) :]), kwargs
+
+    def _shape_constexprs(self, args: tuple) -> dict[str, int]:
+        """Sizes declared constexpr (`shape_options={"constexpr": True}`) come from the tensors."""
+        bound = {}
+        for tensor, arg in zip(self.tensors, args, strict=True):
+            if isinstance(arg, torch.Tensor):
+                for size, actual in zip(tensor.shape, arg.shape, strict=False):
+                    if getattr(size, "constexpr", False) and not size.meta:
+                        bound[size.name] = int(actual)
+        return bound
+
+    def _split_kwargs(self, kwargs: dict, bound: dict) -> tuple[dict, dict]:
+        constexprs, metas = dict(bound), {}
         for key, value in kwargs.items():
             if key in self.meta_names:
                 metas[key] = value
@@ -106,12 +125,26 @@ class KernelHandle:
 
     def compile(self, *args, **kwargs):
         """The artifact (`.source`, `.ssa`, `.trace`) for these arguments, without running it."""
-        constexprs, metas = self._split_kwargs(kwargs)
+        args, kwargs = self._bind_arguments(args, dict(kwargs))
+        constexprs, metas = self._split_kwargs(kwargs, self._shape_constexprs(args))
         return self.compile_specs(self._specs(args), constexprs, metas)
+
+    def compile_declared(self, default_dtype: str = "f32", **kwargs):
+        """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`."""
+        specs = []
+        for tensor in self.tensors:
+            dtype = ir_dtype(tensor.dtype) if tensor.dtype else default_dtype
+            if tensor.constexpr:
+                specs.append(ArgSpec("constant", value=kwargs.pop(tensor.name, tensor.value)))
+            else:
+                specs.append(ArgSpec("tensor" if tensor.ndim else "scalar", dtype))
+        constexprs, metas = self._split_kwargs(kwargs, {})
+        return self.compile_specs(specs, constexprs, metas)
 
     def __call__(self, *args, **kwargs):
         from compiler.runtime import launch
 
+        args, kwargs = self._bind_arguments(args, dict(kwargs))
         artifact = self.compile(*args, **kwargs)
         bindings = {}
         for tensor, arg in zip(self.tensors, args, strict=True):

@@ -29,6 +29,8 @@ def tile_dim(size: object, constexprs: Mapping[str, int]) -> int | str:
     """A tile dimension: ints round up to a power of two (masks cover the rest); meta symbols stay
     symbolic until `ssa.select_schedule`; anything else cannot size a tile."""
     size = bind(size, constexprs)
+    if isinstance(size, str):  # already a tile dim (the shape of a tile value)
+        return size
     if isinstance(size, int):
         return next_power_of_two(size)
     if size.op == "sym" and size.meta:
