@@ -1,0 +1,23 @@
+"""NineToothed's public API: `Tensor` and its meta-operations, `Symbol`, `block_size`, dtypes.
+
+Each name is re-exported with `import ... as ...`, one per line, so more can be appended.
+"""
+
+from compiler.dsl import language as language
+from compiler.dsl.dtype import bfloat16 as bfloat16
+from compiler.dsl.dtype import float16 as float16
+from compiler.dsl.dtype import float32 as float32
+from compiler.dsl.dtype import float64 as float64
+from compiler.dsl.dtype import int8 as int8
+from compiler.dsl.dtype import int16 as int16
+from compiler.dsl.dtype import int32 as int32
+from compiler.dsl.dtype import int64 as int64
+from compiler.dsl.dtype import uint8 as uint8
+from compiler.dsl.dtype import uint16 as uint16
+from compiler.dsl.dtype import uint32 as uint32
+from compiler.dsl.dtype import uint64 as uint64
+from compiler.dsl.symbol import Symbol as Symbol
+from compiler.dsl.symbol import block_size as block_size
+from compiler.dsl.tensor import Tensor as Tensor
+from compiler.frontend.handle import jit as jit
+from compiler.frontend.handle import make as make
