@@ -1,0 +1,38 @@
+"""Passes over the SSA IR: a registry with categories, pipeline strings, and a verifying manager.
+
+Importing this package registers every pass defined here; backends register their own
+`ssa.<backend>.*` passes from `compiler.backends.<backend>`.
+"""
+
+from compiler.passes import (
+    analyze_effects,
+    canonicalize,
+    decompose_linalg,
+    lower_backend_intrinsics,
+    lower_memory_scopes,
+    select_schedule,
+)
+from compiler.passes.base import CATEGORIES, Pass, PassContext, PassError
+from compiler.passes.manager import PassManager, TraceEntry, trace_to_json
+from compiler.passes.registry import all_passes, default_pipeline, get, parse_pipeline, register
+
+__all__ = [
+    "CATEGORIES",
+    "Pass",
+    "PassContext",
+    "PassError",
+    "PassManager",
+    "TraceEntry",
+    "all_passes",
+    "analyze_effects",
+    "canonicalize",
+    "decompose_linalg",
+    "lower_backend_intrinsics",
+    "lower_memory_scopes",
+    "select_schedule",
+    "default_pipeline",
+    "get",
+    "parse_pipeline",
+    "register",
+    "trace_to_json",
+]

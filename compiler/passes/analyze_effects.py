@@ -1,0 +1,28 @@
+"""ssa.analyze_effects: record which buffer arguments the kernel reads and writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.ir import Kernel
+from compiler.passes.base import Pass, PassContext
+from compiler.passes.registry import register
+
+
+@register
+@dataclass(frozen=True)
+class AnalyzeEffects(Pass):
+    name = "ssa.analyze_effects"
+    category = "hardware-independent"
+    description = "record the buffer arguments loaded (reads) and stored (writes) on the kernel"
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        effects = {
+            "reads": sorted({op.operands[0].name for op in kernel.walk() if op.name == "mem.load"}),
+            "writes": sorted(
+                {op.operands[0].name for op in kernel.walk() if op.name == "mem.store"}
+            ),
+        }
+        before = {key: kernel.attrs.get(key) for key in effects}
+        kernel.attrs.update(effects)
+        return before != effects

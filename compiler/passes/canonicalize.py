@@ -1,0 +1,35 @@
+"""ssa.canonicalize: fold, CSE, DCE and LICM until none of them changes the IR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.ir import Kernel
+from compiler.passes.base import Pass, PassContext, PassError
+from compiler.passes.cse import cse
+from compiler.passes.dce import dce
+from compiler.passes.fold import fold
+from compiler.passes.licm import licm
+from compiler.passes.registry import register
+
+
+@register
+@dataclass(frozen=True)
+class Canonicalize(Pass):
+    name = "ssa.canonicalize"
+    category = "hardware-independent"
+    description = "constant folding, CSE, dead-code elimination and LICM to a fixed point"
+
+    max_iterations: int = 32
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        changed = False
+        for _ in range(self.max_iterations):
+            # `|`, not `or`: every utility runs in every round.
+            if not (fold(kernel) | cse(kernel) | dce(kernel) | licm(kernel)):
+                return changed
+            changed = True
+        raise PassError(
+            f"{self.name}: no fixed point after {self.max_iterations} rounds; a rewrite undoes "
+            "another (raise max_iterations only if the IR is merely large)"
+        )

@@ -1,0 +1,120 @@
+"""Runs a pipeline: verify after every pass and record a trace entry with the IR after it."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from compiler.errors import VerificationError
+from compiler.ir import Kernel, print_kernel, verify
+from compiler.passes.base import Pass, PassContext, PassError
+
+_EXCERPT_LINES = 4
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    pass_name: str
+    category: str
+    options: dict
+    ir: str
+    op_counts: dict[str, int]
+    op_count_delta: dict[str, int]
+    seconds: float
+    changed: bool
+    verified: bool
+
+    def to_dict(self) -> dict:
+        return {
+            "pass": self.pass_name,
+            "category": self.category,
+            "options": self.options,
+            "ir": self.ir,
+            "op_counts": self.op_counts,
+            "op_count_delta": self.op_count_delta,
+            "seconds": self.seconds,
+            "changed": self.changed,
+            "verified": self.verified,
+        }
+
+
+def trace_to_json(entries: Sequence[TraceEntry]) -> str:
+    return json.dumps([entry.to_dict() for entry in entries], indent=2)
+
+
+class PassManager:
+    def __init__(
+        self, passes: Sequence[Pass], ctx: PassContext | None = None, *, verify: bool = True
+    ):
+        self.passes = list(passes)
+        self.ctx = ctx if ctx is not None else PassContext()
+        self.verify = verify
+
+    def run(self, kernel: Kernel) -> list[TraceEntry]:
+        """Run every pass on `kernel` in place; one trace entry per pass."""
+        if self.verify and self.passes:
+            _verify(kernel, f"input of {self.passes[0].name}")
+        text, counts = print_kernel(kernel), kernel.op_counts()
+        trace = []
+        for pass_ in self.passes:
+            start = time.perf_counter()
+            claimed = pass_.run(kernel, self.ctx)
+            seconds = time.perf_counter() - start
+            if self.verify:
+                _verify(kernel, pass_.name)
+            after, after_counts = print_kernel(kernel), kernel.op_counts()
+            changed = after != text
+            if claimed is not changed:
+                raise PassError(
+                    f"{pass_.name}: returned changed={claimed!r} but the printed IR "
+                    f"{'changed' if changed else 'is unchanged'}; run() must return whether it "
+                    "changed the IR"
+                )
+            delta = {
+                name: after_counts.get(name, 0) - counts.get(name, 0)
+                for name in sorted(set(counts) | set(after_counts))
+                if after_counts.get(name, 0) != counts.get(name, 0)
+            }
+            trace.append(
+                TraceEntry(
+                    pass_.name,
+                    pass_.category,
+                    pass_.options(),
+                    after,
+                    after_counts,
+                    delta,
+                    seconds,
+                    changed,
+                    self.verify,
+                )
+            )
+            text, counts = after, after_counts
+        return trace
+
+
+def _verify(kernel: Kernel, stage: str) -> None:
+    try:
+        verify(kernel)
+    except VerificationError as error:
+        excerpt = _excerpt(print_kernel(kernel), str(error))
+        raise VerificationError(f"{stage}: {error}\n{excerpt}") from error
+
+
+def _excerpt(text: str, message: str) -> str:
+    """The printed IR around the op the verifier names (`op #N`, counted in program order)."""
+    lines = text.splitlines()
+    op_lines = [
+        i
+        for i, line in enumerate(lines)
+        if i and line.strip() not in ("}", "} {") and not line.lstrip().startswith("^(")
+    ]
+    match = re.search(r"op #(\d+)", message)
+    number = int(match[1]) if match else 0
+    if not 1 <= number <= len(op_lines):
+        return "\n".join(lines[: 2 * _EXCERPT_LINES])
+    at = op_lines[number - 1]
+    window = range(max(0, at - _EXCERPT_LINES), min(len(lines), at + _EXCERPT_LINES + 1))
+    return "\n".join((">> " if i == at else "   ") + lines[i] for i in window)

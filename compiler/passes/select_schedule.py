@@ -1,0 +1,147 @@
+"""ssa.select_schedule: bind every meta symbol (block size) to an int and substitute it everywhere.
+
+Values the caller gives (pass options, then `ctx.options`) win; the others follow a static rule:
+`largest`: the largest power of two in [lower bound, min(upper bound, cap)] (the smallest power of
+two >= lower bound when that range has none); `smallest`: the smallest power of two >= lower bound.
+A dim of a `linalg.dot` operand the target accepts natively is raised to the target's `dot_min`
+capability. The binding goes to `kernel.attrs["schedule"]` with a `schedule_reason`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from compiler.ir import Kernel, Operation, TileType
+from compiler.passes.base import Pass, PassContext, PassError, read_option
+from compiler.passes.registry import register
+
+# Attributes holding tile dims, by op.
+DIM_ATTRS = {"tile.arange": "size", "tile.broadcast": "shape"}
+RULES = ("largest", "smallest")
+
+
+@register
+@dataclass(frozen=True)
+class SelectSchedule(Pass):
+    name = "ssa.select_schedule"
+    category = "hardware-dependent"
+    description = "bind meta symbols (block sizes) to ints: given values, else a static rule"
+
+    rule: str = "largest"
+    cap: int = 64
+    values: tuple[tuple[str, int], ...] = ()  # from options named after meta symbols
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> Pass:
+        own = {k: v for k, v in options.items() if k in ("rule", "cap")}
+        values = tuple(
+            (k, read_option(cls.name, k, v, int)) for k, v in options.items() if k not in own
+        )
+        return dataclasses.replace(super().from_options(own), values=values)
+
+    def options(self) -> dict[str, object]:
+        return {"rule": self.rule, "cap": self.cap, **dict(self.values)}
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        if self.rule not in RULES:
+            raise PassError(f"{self.name}: unknown rule {self.rule!r}; rules: {', '.join(RULES)}")
+        before = {k: kernel.attrs.get(k) for k in ("meta", "schedule", "schedule_reason")}
+        meta = {name: (low or 1, high) for name, low, high in kernel.attrs.pop("meta", [])}
+        schedule, reasons = self._choose(kernel, ctx, meta)
+        if meta or "schedule" not in kernel.attrs:
+            kernel.attrs["schedule"] = [[name, value] for name, value in schedule.items()]
+            kernel.attrs["schedule_reason"] = "; ".join(reasons) or "no meta symbols"
+        _substitute(kernel, schedule)
+        return before != {k: kernel.attrs.get(k) for k in before}
+
+    def _choose(
+        self, kernel: Kernel, ctx: PassContext, meta: dict[str, tuple]
+    ) -> tuple[dict[str, int], list[str]]:
+        given = {k: v for k, v in ctx.options.items() if k in meta} | dict(self.values)
+        unknown = sorted(set(dict(self.values)) - set(meta))
+        if unknown:
+            raise PassError(
+                f"{self.name}: {unknown[0]} is not a meta symbol of @{kernel.name}; "
+                f"meta symbols: {', '.join(meta) or 'none'}"
+            )
+        dot_min = _dot_min(kernel, ctx)
+        schedule, reasons = {}, []
+        for name, (low, high) in meta.items():
+            if name in given:
+                value, why = int(given[name]), "given"
+                if value < low or (high is not None and value > high):
+                    raise PassError(f"{self.name}: {name}={value} is outside [{low}, {high}]")
+            else:
+                value, why = self._rule(low, high, dot_min.get(name, 1))
+            schedule[name] = value
+            reasons.append(f"{name}={value} ({why})")
+        return schedule, reasons
+
+    def _rule(self, low: int, high: int | None, floor: int) -> tuple[int, str]:
+        value = _pow2_at_least(max(low, floor))
+        why = f"rule {self.rule}, bounds [{low}, {high}]"
+        if self.rule == "largest":
+            top = self.cap if high is None else min(high, self.cap)
+            while value * 2 <= top:
+                value *= 2
+            why += f", cap {self.cap}"
+        if high is not None and value > high:
+            value = high
+        return value, why + (f", dot_min {floor}" if floor > 1 else "")
+
+
+def _pow2_at_least(n: int) -> int:
+    return 1 << max(n - 1, 0).bit_length()
+
+
+def _dot_min(kernel: Kernel, ctx: PassContext) -> dict[str, int]:
+    """The smallest size the target's native dot takes, for each symbol that is a dot's dim."""
+    target = ctx.target
+    if target is None or "linalg.dot" not in target.legal_ops:
+        return {}
+    smallest = target.capability("dot_min", 1)
+    return {
+        dim: smallest
+        for op in kernel.walk()
+        if op.name == "linalg.dot"
+        for value in op.operands
+        for dim in value.type.shape
+        if isinstance(dim, str)
+    }
+
+
+def _substitute(kernel: Kernel, schedule: dict[str, int]) -> None:
+    for op in kernel.walk():
+        if op.name == "index.meta":
+            _bind_meta(op, schedule)
+        key = DIM_ATTRS.get(op.name)
+        if key is not None:
+            op.attrs[key] = _bind_dims(op.attrs[key], schedule)
+        values = op.results + [arg for region in op.regions for arg in region.block.args]
+        for value in values:
+            if isinstance(value.type, TileType):
+                value.type = TileType(value.type.dtype, _bind_dims(value.type.shape, schedule))
+        dims = [d for value in values for d in value.type.shape]
+        if key is not None:
+            dims += op.attrs[key] if isinstance(op.attrs[key], list) else [op.attrs[key]]
+        unbound = sorted({d for d in dims if isinstance(d, str)})
+        if unbound:
+            raise PassError(
+                f"ssa.select_schedule: {op.name} keeps symbolic dims {unbound}; list each meta "
+                "symbol in kernel.attrs['meta'] as [name, lower_bound, upper_bound]"
+            )
+
+
+def _bind_dims(dims: object, schedule: dict[str, int]) -> object:
+    """A dim, or a list or tuple of dims, with meta symbols replaced by their values."""
+    if isinstance(dims, list | tuple):
+        return type(dims)(schedule.get(d, d) for d in dims)
+    return schedule.get(dims, dims)
+
+
+def _bind_meta(op: Operation, schedule: dict[str, int]) -> None:
+    name = op.attrs["name"]
+    if name not in schedule:
+        raise PassError(f"ssa.select_schedule: index.meta {name!r} is not in kernel.attrs['meta']")
+    op.name, op.attrs = "arith.constant", {"value": schedule[name]}

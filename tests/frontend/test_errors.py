@@ -1,0 +1,61 @@
+"""User mistakes are reported at file:line of the user's program, with what to write instead."""
+
+import pytest
+
+import compiler.dsl as ninetoothed
+from compiler.dsl import Tensor
+from compiler.errors import CompileError
+from compiler.frontend.build import ArgSpec, build_kernel
+
+
+def tiled(x, y):
+    return x.tile((16,)), y.tile((16,))
+
+
+def build(application):
+    tensors = (Tensor(1).with_name("x"), Tensor(1).with_name("y"))
+    specs = [ArgSpec("tensor", "f32")] * 2
+    return build_kernel("k", application, tiled(*tensors), specs, {})
+
+
+def while_loop(x, y):
+    while x:
+        y = x  # noqa: F841
+
+
+def tile_if(x, y):
+    if x > 0:
+        y = x  # noqa: F841
+
+
+def unknown_name(x, y):
+    y = x + undefined_name  # noqa: F821, F841
+
+
+@pytest.mark.parametrize(
+    ("application", "message"),
+    [
+        (while_loop, "While statements are not supported"),
+        (tile_if, "for tiles use ntl.where"),
+        (unknown_name, "'undefined_name' is not defined"),
+    ],
+)
+def test_error_names_file_and_line(application, message):
+    with pytest.raises(CompileError) as info:
+        build(application)
+    error = info.value
+    assert error.filename == __file__
+    lines = open(__file__).read().splitlines()
+    assert application.__name__ in "".join(lines[error.line - 3 : error.line])
+    assert message in str(error)
+
+
+def test_missing_constexpr_is_named():
+    symbol = ninetoothed.Symbol("ROW", constexpr=True)
+    handle = ninetoothed.make(
+        lambda x, y: (x.tile((symbol,)), y.tile((symbol,))),
+        lambda x, y: None,
+        (Tensor(1), Tensor(1)),
+    )
+    with pytest.raises(CompileError, match="ROW"):
+        handle.compile_declared()

@@ -1,0 +1,186 @@
+// Each section is IR the parser or the verifier must reject, with the expected error next to it.
+// expected-error: 'arith.frobnicate' is not a registered op
+kernel @k(%a: f32) {
+  %0 = arith.frobnicate(%a) : f32
+}
+// -----
+// expected-error: cannot read '$'
+kernel @k(%a: f32) {
+  %0 = arith.neg(%a) : f32 $
+}
+// -----
+// expected-error: %9 is used before it is defined
+kernel @k(%a: f32) {
+  %0 = arith.add(%a, %9) : f32
+}
+// -----
+// expected-error: %0 is defined twice
+kernel @k(%a: f32) {
+  %0 = arith.neg(%a) : f32
+  %0 = arith.neg(%a) : f32
+}
+// -----
+// expected-error: %x is defined twice
+kernel @k(%x: f32, %x: f32) {
+}
+// -----
+// expected-error: unknown dtype 'q8'
+kernel @k(%a: tile<q8[4]>) {
+}
+// -----
+// expected-error: (arith.add) in @k: takes 2..2 operands
+kernel @k(%a: f32) {
+  %0 = arith.add(%a) : f32
+}
+// -----
+// expected-error: (tile.arange) in @k: attributes: missing ['size'], unknown []
+kernel @k() {
+  %0 = tile.arange() : tile<index[4]>
+}
+// -----
+// expected-error: (arith.add) in @k: attributes: missing [], unknown ['fast']
+kernel @k(%a: f32) {
+  %0 = arith.add(%a, %a) {fast = true} : f32
+}
+// -----
+// expected-error: op #1 (arith.add) in @k: result types ['f16'] != ['f32']
+kernel @k(%a: f32) {
+  %0 = arith.add(%a, %a) : f16
+}
+// -----
+// expected-error: (arith.add) in @k: operands must have one type, got f32, i32
+kernel @k(%a: f32, %b: i32) {
+  %0 = arith.add(%a, %b) : f32
+}
+// -----
+// expected-error: (math.exp) in @k: expects floating-point operands, got i32
+kernel @k(%a: i32) {
+  %0 = math.exp(%a) : i32
+}
+// -----
+// expected-error: (arith.cmp) in @k: unknown predicate 'lq'
+kernel @k(%a: f32) {
+  %0 = arith.cmp(%a, %a) {pred = "lq"} : i1
+}
+// -----
+// expected-error: (linalg.dot) in @k: expects [M, K] x [K, N] tiles, got tile<f32[4, 8]>, tile<f32[4, 8]>
+kernel @k(%a: tile<f32[4, 8]>) {
+  %0 = linalg.dot(%a, %a) {dtype = "f32"} : tile<f32[4, 8]>
+}
+// -----
+// expected-error: (tile.broadcast) in @k: cannot broadcast tile<f32[4]> to [8]
+kernel @k(%a: tile<f32[4]>) {
+  %0 = tile.broadcast(%a) {shape = [8]} : tile<f32[8]>
+}
+// -----
+// expected-error: (tile.expand_dims) in @k: axis 2 is out of range for tile<f32[4]>
+kernel @k(%a: tile<f32[4]>) {
+  %0 = tile.expand_dims(%a) {axis = 2} : tile<f32[4, 1]>
+}
+// -----
+// expected-error: (tile.trans) in @k: perm [0, 0] does not permute the dims of tile<f32[4, 4]>
+kernel @k(%a: tile<f32[4, 4]>) {
+  %0 = tile.trans(%a) {perm = [0, 0]} : tile<f32[4, 4]>
+}
+// -----
+// expected-error: (reduce.sum) in @k: axis 1 is out of range for tile<f32[4]>
+kernel @k(%a: tile<f32[4]>) {
+  %0 = reduce.sum(%a) {axis = 1} : f32
+}
+// -----
+// expected-error: (mem.load) in @k: mask tile<i1[8]> must be i1 with the offsets' shape
+kernel @k(%x: buffer<f32>, %o: tile<index[4]>, %m: tile<i1[8]>) {
+  %0 = mem.load(%x, %o, %m) : tile<f32[4]>
+}
+// -----
+// expected-error: (mem.store) in @k: value tile<f16[4]> must match buffer<f32> and the offsets' shape
+kernel @k(%x: buffer<f32>, %o: tile<index[4]>, %v: tile<f16[4]>) {
+  mem.store(%x, %o, %v)
+}
+// -----
+// expected-error: (mem.load) in @k: expects (buffer, index offsets[, i1 mask]), got buffer<f32>, i32
+kernel @k(%x: buffer<f32>, %o: i32) {
+  %0 = mem.load(%x, %o) : f32
+}
+// -----
+// expected-error: (scf.yield) in @k: scf.yield must end a region's block
+kernel @k() {
+  scf.yield()
+}
+// -----
+// expected-error: a region's block must end with scf.yield
+kernel @k(%n: index) {
+  scf.for(%n, %n, %n) {
+  ^(%0: index):
+    %1 = arith.add(%0, %0) : index
+  }
+}
+// -----
+// expected-error: (scf.for) in @k: lower bound, upper bound and step must be index scalars
+kernel @k(%n: i32) {
+  scf.for(%n, %n, %n) {
+  ^(%0: i32):
+    scf.yield()
+  }
+}
+// -----
+// expected-error: (scf.for) in @k: body arguments must be (index, *loop-carried types)
+kernel @k(%n: index, %f: f32) {
+  %0 = scf.for(%n, %n, %n, %f) : f32 {
+  ^(%1: index):
+    scf.yield(%f)
+  }
+}
+// -----
+// expected-error: (scf.for) in @k: scf.yield types must match the op's result types
+kernel @k(%n: index, %f: f32) {
+  %0 = scf.for(%n, %n, %n, %f) : f32 {
+  ^(%1: index, %2: f32):
+    scf.yield(%1)
+  }
+}
+// -----
+// expected-error: (scf.if) in @k: condition must be an i1 scalar
+kernel @k(%c: tile<i1[4]>) {
+  scf.if(%c) {
+  ^():
+    scf.yield()
+  } {
+  ^():
+    scf.yield()
+  }
+}
+// -----
+// expected-error: (scf.if) in @k: has 1 regions, expected 2
+kernel @k(%c: i1) {
+  scf.if(%c) {
+  ^():
+    scf.yield()
+  }
+}
+// -----
+// expected-error: (scf.if) in @k: branches take no arguments
+kernel @k(%c: i1) {
+  scf.if(%c) {
+  ^(%0: index):
+    scf.yield()
+  } {
+  ^():
+    scf.yield()
+  }
+}
+// -----
+// expected-error: (arith.constant) in @k: has 2 results, expected 1
+kernel @k() {
+  %0, %1 = arith.constant() {value = 1} : f32, f32
+}
+// -----
+// expected-error: op #4 (arith.neg) in @k: uses a value that is not defined before it in an enclosing block
+kernel @k(%n: index, %f: f32) {
+  scf.for(%n, %n, %n) {
+  ^(%0: index):
+    %1 = arith.neg(%f) : f32
+    scf.yield()
+  }
+  %2 = arith.neg(%1) : f32
+}

@@ -1,0 +1,54 @@
+// Each section is in printed form: parsing and printing it gives the same text back.
+kernel @add(%x: buffer<f32>, %y: buffer<f32>, %out: buffer<f32>, %n: index) attributes {grid = "cdiv(n, BLOCK_SIZE_0)", meta = [["BLOCK_SIZE_0", 1, none]]} {
+  %0 = index.program_id() {axis = 0} : index
+  %1 = index.meta() {name = "BLOCK_SIZE_0"} : index
+  %2 = arith.mul(%0, %1) : index
+  %3 = tile.arange() {size = "BLOCK_SIZE_0"} : tile<index[BLOCK_SIZE_0]>
+  %4 = tile.broadcast(%2) {shape = ["BLOCK_SIZE_0"]} : tile<index[BLOCK_SIZE_0]>
+  %5 = arith.add(%4, %3) : tile<index[BLOCK_SIZE_0]>
+  %6 = tile.broadcast(%n) {shape = ["BLOCK_SIZE_0"]} : tile<index[BLOCK_SIZE_0]>
+  %7 = arith.cmp(%5, %6) {pred = "lt"} : tile<i1[BLOCK_SIZE_0]>
+  %8 = mem.load(%x, %5, %7) {other = 0.0} : tile<f32[BLOCK_SIZE_0]>
+  %9 = mem.load(%y, %5, %7) {other = 0.0, scope = "global"} : tile<f32[BLOCK_SIZE_0]>
+  %10 = arith.add(%8, %9) : tile<f32[BLOCK_SIZE_0]>
+  mem.store(%out, %5, %10, %7) {scope = "global"}
+}
+// -----
+kernel @loops(%x: buffer<f32>, %n: index, %flag: i1) attributes {escapes = "quote \" and \\ backslash", nested = [[1, -2], [3.5, -0.0], [true, false]], specials = [nan, inf, -inf, 1e-05]} {
+  %0 = arith.constant() {value = 0} : index
+  %1 = arith.constant() {value = 1} : index
+  %2 = arith.constant() {value = -1.5} : tile<f32[4, 8]>
+  %3, %4 = scf.for(%0, %n, %1, %2, %0) : tile<f32[4, 8]>, index {
+  ^(%5: index, %6: tile<f32[4, 8]>, %7: index):
+    %8 = scf.for(%0, %5, %1, %6) : tile<f32[4, 8]> {
+    ^(%9: index, %10: tile<f32[4, 8]>):
+      %11 = math.exp2(%10) : tile<f32[4, 8]>
+      scf.yield(%11)
+    }
+    %12 = arith.add(%7, %5) : index
+    scf.yield(%8, %12)
+  }
+  %13 = scf.if(%flag) : tile<f32[4, 8]> {
+  ^():
+    %14 = tile.trans(%3) {perm = [1, 0]} : tile<f32[8, 4]>
+    %15 = linalg.dot(%3, %14) {dtype = "f32"} : tile<f32[4, 4]>
+    %16 = reduce.max(%15) {axis = 1} : tile<f32[4]>
+    %17 = tile.expand_dims(%16) {axis = 1} : tile<f32[4, 1]>
+    %18 = tile.broadcast(%17) {shape = [4, 8]} : tile<f32[4, 8]>
+    scf.yield(%18)
+  } {
+  ^():
+    scf.yield(%3)
+  }
+  scf.for(%0, %4, %1) {
+  ^(%19: index):
+    %20 = tile.arange() {size = 8} : tile<index[8]>
+    %21 = tile.expand_dims(%20) {axis = 0} : tile<index[1, 8]>
+    %22 = tile.broadcast(%21) {shape = [4, 8]} : tile<index[4, 8]>
+    mem.store(%x, %22, %13)
+    scf.yield()
+  }
+}
+// -----
+kernel @empty() {
+}
