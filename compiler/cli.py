@@ -40,6 +40,7 @@ def cmd_run(args: argparse.Namespace) -> None:
 
 
 def cmd_passes(args: argparse.Namespace) -> None:
+    import compiler.backends  # noqa: F401 - backend-specific passes register on import
     from compiler.passes.registry import all_passes
 
     for cls in all_passes():

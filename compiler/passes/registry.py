@@ -26,6 +26,7 @@ DEFAULT_PIPELINE = (
     "ssa.decompose_linalg",
     "ssa.lower_memory_scopes",
     "ssa.lower_backend_intrinsics",
+    "ssa.canonicalize",  # again: bound block sizes and lowered intrinsics fold, dedupe and hoist
 )
 
 _ITEM = re.compile(r"\s*([A-Za-z_][\w.]*)\s*(?:\{(.*)\})?\s*", re.S)

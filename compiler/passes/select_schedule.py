@@ -17,7 +17,7 @@ from compiler.passes.base import Pass, PassContext, PassError, read_option
 from compiler.passes.registry import register
 
 # Attributes holding tile dims, by op.
-DIM_ATTRS = {"tile.arange": "size", "tile.broadcast": "shape"}
+DIM_ATTRS = {"tile.arange": "size", "tile.broadcast": "shape", "tile.reshape": "shape"}
 RULES = ("largest", "smallest")
 
 

@@ -67,7 +67,8 @@ def test_pipeline_string_gives_typed_options():
 def test_default_pipeline_names_the_backend_pass():
     assert default_pipeline("triton") == (
         "ssa.canonicalize,ssa.analyze_effects,ssa.select_schedule,ssa.triton.optimize_schedule,"
-        "ssa.decompose_linalg,ssa.lower_memory_scopes,ssa.lower_backend_intrinsics"
+        "ssa.decompose_linalg,ssa.lower_memory_scopes,ssa.lower_backend_intrinsics,"
+        "ssa.canonicalize"
     )
     with pytest.raises(PassError, match="lower-case identifier"):
         default_pipeline("Triton GPU")

@@ -1,0 +1,61 @@
+"""What lowering hands the launcher: emitted source, the IR before and after, the pass trace."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from compiler.backends.emitter import emit, ssa_sha256
+from compiler.backends.target import Target
+from compiler.ir import BufferType, Kernel, print_kernel
+
+
+@dataclass(frozen=True)
+class Artifact:
+    backend: str
+    kernel_name: str
+    source: str
+    ssa: str  # the final IR text, the one `source` was emitted from
+    trace: list[dict]  # TraceEntry.to_dict() per pass
+    initial_ssa: str  # the IR text before the pipeline
+    args: list[tuple[str, str]]  # (name, kind): kind is "buffer", "index" or a scalar dtype
+    arg_dtypes: dict[str, str]  # name -> element dtype ("index" for index arguments)
+    grid: str  # integer expression over argument and meta symbol names: the number of programs
+    schedule: dict[str, int]  # meta symbol -> value
+    num_warps: int | None
+    num_stages: int | None
+    ssa_hash: str
+
+    def trace_json(self) -> str:
+        return json.dumps(self.trace, indent=2)
+
+
+def build_artifact(
+    kernel: Kernel, target: Target, *, initial_ssa: str | None = None, trace: list[dict] = ()
+) -> Artifact:
+    """Emit `kernel` (already lowered for `target`) and gather what the launcher needs."""
+    if "grid" not in kernel.attrs:
+        raise ValueError(
+            f"@{kernel.name} has no grid attribute; the frontend records the number of programs "
+            'as attributes {grid = "<expression over argument names>"}'
+        )
+    ssa = print_kernel(kernel)
+    return Artifact(
+        backend=target.name,
+        kernel_name=kernel.name,
+        source=emit(kernel, target),
+        ssa=ssa,
+        trace=list(trace),
+        initial_ssa=ssa if initial_ssa is None else initial_ssa,
+        args=[(v.name, _kind(v.type)) for v in kernel.args],
+        arg_dtypes={v.name: v.type.dtype for v in kernel.args},
+        grid=str(kernel.attrs["grid"]),
+        schedule=dict(kernel.attrs.get("schedule") or {}),
+        num_warps=kernel.attrs.get("num_warps"),
+        num_stages=kernel.attrs.get("num_stages"),
+        ssa_hash=ssa_sha256(ssa),
+    )
+
+
+def _kind(type_: object) -> str:
+    return "buffer" if isinstance(type_, BufferType) else type_.dtype

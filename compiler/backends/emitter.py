@@ -1,0 +1,168 @@
+"""The one emitter every value-semantics backend shares: IR in, source text out.
+
+Each op becomes one line, `name = <spelling>` (or a bare statement when it has no result), spelled
+from the target's table. Structured control flow keeps its structure: `scf.for` becomes a loop
+whose loop-carried values are variables re-assigned at the end of the body, `scf.if` a two-way
+branch that assigns its results in both arms. All layout comes from `target.syntax`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from compiler.backends.naming import Namer
+from compiler.backends.target import OpText, Target
+from compiler.ir.core import Block, Kernel, Operation, Value
+from compiler.ir.printer import print_kernel
+from compiler.ir.types import BufferType
+
+STRUCTURED_OPS = frozenset({"scf.for", "scf.if", "scf.yield"})
+
+
+class EmitError(Exception):
+    """IR the target cannot spell; names the op, the target and what to do instead."""
+
+
+def ssa_sha256(ssa_text: str) -> str:
+    return hashlib.sha256(ssa_text.encode()).hexdigest()
+
+
+def emit(kernel: Kernel, target: Target) -> str:
+    """The kernel's source in the target's language, headed by the hash of its SSA text."""
+    return _Emitter(kernel, target).run()
+
+
+class _Emitter:
+    def __init__(self, kernel: Kernel, target: Target):
+        self.kernel = kernel
+        self.target = target
+        self.syntax = target.syntax
+        self.namer = Namer(target.syntax.reserved)
+        self.names: dict[Value, str] = {}
+        self.lines: list[str] = []
+        self.position = 0  # the op's number in program order, as the verifier counts
+
+    def run(self) -> str:
+        syntax = self.syntax
+        digest = ssa_sha256(print_kernel(self.kernel))
+        self.lines += [syntax.comment.format(text=f"ssa-sha256: {digest}"), *syntax.prelude]
+        if self.namer.claim(self.kernel.name) != self.kernel.name:
+            raise EmitError(
+                f"kernel name @{self.kernel.name} is reserved in target {self.target.name!r}; "
+                "rename the kernel"
+            )
+        params = ", ".join(self.define_name(v, v.name) for v in self.kernel.args)
+        opening = syntax.kernel_open
+        self.lines += [line.format(name=self.kernel.name, params=params) for line in opening]
+        for value in self.kernel.args:
+            if syntax.to_value and not isinstance(value.type, BufferType):
+                name = self.names[value]
+                self.define(1, name, syntax.to_value.format(name=name))
+        self.block(self.kernel.body, 1, targets=[])
+        return "\n".join(self.lines) + "\n"
+
+    def fail(self, op: Operation, problem: str, fix: str) -> EmitError:
+        where = f"op #{self.position} ({op.name}) in @{self.kernel.name}"
+        return EmitError(f"{where} {problem} for target {self.target.name!r}; {fix}")
+
+    def define_name(self, value: Value, wanted: str | None = None) -> str:
+        self.names[value] = self.namer.claim(wanted) if wanted else self.namer.fresh()
+        return self.names[value]
+
+    def write(self, depth: int, line: str) -> None:
+        self.lines.append(self.syntax.indent * depth + line)
+
+    def define(self, depth: int, name: str, expr: str) -> None:
+        self.write(depth, self.syntax.define.format(name=name, expr=expr))
+
+    def block(self, block: Block, depth: int, targets: list[str]) -> None:
+        """The block's ops, then its `scf.yield` operands assigned to `targets`."""
+        start = len(self.lines)
+        for op in block.ops:
+            self.position += 1
+            if op.name != "scf.yield":
+                self.op(op, depth)
+        if block.terminator is not None:
+            self.assign(targets, [self.names[v] for v in block.terminator.operands], depth)
+        if len(self.lines) == start:
+            self.write(depth, self.syntax.empty_block)
+
+    def assign(self, targets: list[str], sources: list[str], depth: int) -> None:
+        """Assign all `sources` to `targets` at once, copying a source another move overwrites."""
+        moves = [(t, s) for t, s in zip(targets, sources, strict=True) if t != s]
+        overwritten = {t for t, _ in moves}
+        copies: dict[str, str] = {}
+        for _, source in moves:
+            if source in overwritten and source not in copies:
+                copies[source] = self.namer.fresh()
+                self.define(depth, copies[source], source)
+        for target, source in moves:
+            expr = copies.get(source, source)
+            self.write(depth, self.syntax.assign.format(name=target, expr=expr))
+
+    def op(self, op: Operation, depth: int) -> None:
+        if not self.target.has(op.name):
+            raise self.fail(op, "has no spelling", "it is not legal: decompose it with a pass")
+        if op.name == "scf.for":
+            self.loop(op, depth)
+        elif op.name == "scf.if":
+            self.branch(op, depth)
+        elif not op.results:
+            self.write(depth, self.syntax.statement.format(expr=self.spell(op)))
+        else:
+            expr = self.spell(op)
+            self.define(depth, self.define_name(op.result), expr)
+
+    def loop(self, op: Operation, depth: int) -> None:
+        lb, ub, step, *inits = (self.names[v] for v in op.operands)
+        iv, *carried = op.regions[0].block.args
+        variables = []
+        for init, arg, result in zip(inits, carried, op.results, strict=True):
+            name = self.define_name(arg)
+            self.names[result] = name
+            variables.append(name)
+            self.define(depth, name, init)
+        index = self.namer.fresh()
+        self.write(depth, self.syntax.for_open.format(iv=index, lb=lb, ub=ub, step=step))
+        if self.syntax.to_value:
+            self.define(depth + 1, self.define_name(iv), self.syntax.to_value.format(name=index))
+        else:
+            self.names[iv] = index
+        self.block(op.regions[0].block, depth + 1, targets=variables)
+
+    def branch(self, op: Operation, depth: int) -> None:
+        results = [self.define_name(v) for v in op.results]
+        self.write(depth, self.syntax.if_open.format(cond=self.names[op.operands[0]]))
+        self.block(op.regions[0].block, depth + 1, targets=results)
+        otherwise = op.regions[1].block
+        if results or len(otherwise.ops) > 1:
+            self.write(depth, self.syntax.else_open)
+            self.block(otherwise, depth + 1, targets=results)
+        else:
+            self.position += len(otherwise.ops)
+
+    def spell(self, op: Operation) -> str:
+        spelling = self.target.spelling.get(op.name)
+        if spelling is None:
+            raise self.fail(op, "has no spelling", "it is legal: add it to the spelling table")
+        for value in op.operands:
+            if not isinstance(value.type, BufferType) and not self.target.accepts(
+                op.name, value.type.dtype
+            ):
+                raise self.fail(op, f"takes no {value.type.dtype} operands", "cast them first")
+        text = OpText(tuple(self.names[v] for v in op.operands), op.attrs, self.fields(op))
+        return spelling(text) if callable(spelling) else spelling.format(*text.args, **text.fields)
+
+    def fields(self, op: Operation) -> dict[str, str]:
+        fields = {}
+        for key, value in op.attrs.items():
+            is_dtype = key == "dtype"  # an attribute naming an element type (cast, dot)
+            fields[key] = self.target.dtype(value) if is_dtype else self.syntax.literal(value)
+        if op.results:
+            type_ = op.results[0].type
+            unbound = [d for d in type_.shape if not isinstance(d, int)]
+            if unbound:
+                raise self.fail(op, f"has unbound tile dims {unbound}", "run ssa.select_schedule")
+            fields["result_dtype"] = self.target.dtype(type_.dtype)
+            fields["result_shape"] = self.syntax.literal(list(type_.shape))
+        return fields

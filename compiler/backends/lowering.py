@@ -1,0 +1,37 @@
+"""`lower_unified_ssa_artifact`: the one path from a frontend kernel to a backend artifact.
+
+Copy the kernel (the caller's stays untouched), run the pass pipeline with the backend's Target in
+the pass context, emit the source with the shared emitter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from compiler.backends.artifact import Artifact, build_artifact
+from compiler.backends.registry import get_target
+from compiler.ir import Kernel, parse_kernel, print_kernel
+from compiler.passes.base import Pass, PassContext
+from compiler.passes.manager import PassManager
+from compiler.passes.registry import default_pipeline, parse_pipeline
+
+
+def lower_unified_ssa_artifact(
+    kernel: Kernel,
+    backend: str,
+    *,
+    options: dict | None = None,
+    pipeline: str | Sequence[Pass] | None = None,
+) -> Artifact:
+    """`pipeline`: a pipeline string or pass instances; the backend's default pipeline if None."""
+    target = get_target(backend)
+    initial_ssa = print_kernel(kernel)
+    work = parse_kernel(initial_ssa)
+    if pipeline is None:
+        pipeline = default_pipeline(backend)
+    passes = parse_pipeline(pipeline) if isinstance(pipeline, str) else list(pipeline)
+    context = PassContext(target=target, options=dict(options or {}))
+    trace = PassManager(passes, context).run(work)
+    return build_artifact(
+        work, target, initial_ssa=initial_ssa, trace=[entry.to_dict() for entry in trace]
+    )

@@ -1,0 +1,28 @@
+"""How a backend lays out statements: the part of a language that is not an op's spelling.
+
+Every field is a format string (or, for literals, a small function), so the shared emitter never
+asks which language it writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Syntax:
+    prelude: tuple[str, ...]  # lines before the kernel (imports)
+    comment: str  # "{text}" -> one comment line
+    kernel_open: tuple[str, ...]  # lines that open the kernel; fields: name, params
+    to_value: str  # makes a host number (scalar argument, loop index) a value; field: name; or ""
+    indent: str
+    define: str  # a value's first definition; fields: name, expr
+    assign: str  # re-assignment of a loop-carried or branch-result variable; fields: name, expr
+    statement: str  # an op without results; field: expr
+    for_open: str  # fields: iv, lb, ub, step
+    if_open: str  # field: cond
+    else_open: str
+    empty_block: str  # the body of a block with nothing in it
+    literal: Callable[[object], str]  # an attribute value (number, bool, list, ...)
+    reserved: frozenset[str]  # names a value may not take

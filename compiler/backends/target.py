@@ -1,0 +1,69 @@
+"""A backend as data: the ops it accepts, how it spells them, and a few capability numbers.
+
+Passes ask a `Target` what it accepts (`has`, `accepts`, `capability`), never which backend it is.
+The shared emitter (`compiler/backends/emitter.py`) spells every op from `spelling` and lays out
+statements with `syntax`; nothing else about a backend lives in code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from compiler.backends.syntax import Syntax
+
+
+@dataclass(frozen=True)
+class OpText:
+    """What a spelling sees of one op: operand names and attributes, already spelled.
+
+    A format-string spelling is filled with `text.format(*args, **fields)`; a callable spelling
+    receives the whole record (for the few ops whose text has optional parts).
+    """
+
+    args: tuple[str, ...]
+    attrs: Mapping[str, object]  # the op's attributes as the IR holds them
+    fields: Mapping[str, str]  # each attribute spelled, plus result_dtype and result_shape
+
+
+Spelling = str | Callable[[OpText], str]
+
+
+def _frozen(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    legal_ops: frozenset[str]
+    spelling: Mapping[str, Spelling]
+    dtype_spelling: Mapping[str, str]
+    memory_scopes: Mapping[str, str]
+    syntax: Syntax
+    capabilities: Mapping[str, object] = field(default_factory=dict)
+    operand_dtypes: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        tables = ("spelling", "dtype_spelling", "memory_scopes", "capabilities", "operand_dtypes")
+        for name in tables:
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
+
+    def has(self, op_name: str) -> bool:
+        """Whether the backend accepts `op_name` natively (else a pass must decompose it)."""
+        return op_name in self.legal_ops
+
+    def accepts(self, op_name: str, dtype: str) -> bool:
+        """Whether a legal op accepts operands of `dtype` (else a pass must convert them)."""
+        allowed = self.operand_dtypes.get(op_name)
+        return self.has(op_name) and (allowed is None or dtype in allowed)
+
+    def capability(self, name: str, default: object = None) -> object:
+        return self.capabilities.get(name, default)
+
+    def dtype(self, ir_dtype: str) -> str:
+        try:
+            return self.dtype_spelling[ir_dtype]
+        except KeyError:
+            raise KeyError(f"target {self.name!r} has no spelling for dtype {ir_dtype!r}") from None

@@ -1,0 +1,53 @@
+"""ssa.triton.optimize_schedule: record Triton's launch options `num_warps` and `num_stages`.
+
+A value the caller gives (the pass option, else `ctx.options`) wins; otherwise a static rule:
+`num_warps` is 8 when the largest tile holds at least 16384 elements, else 4; `num_stages` is 2 when
+the kernel has an `scf.for` (software pipelining has a loop to overlap), else 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from compiler.ir import Kernel, TileType
+from compiler.passes.base import Pass, PassContext
+from compiler.passes.registry import register
+
+LARGE_TILE = 16384
+
+
+@register
+@dataclass(frozen=True)
+class OptimizeSchedule(Pass):
+    name = "ssa.triton.optimize_schedule"
+    category = "backend-specific"
+    description = "record num_warps and num_stages: given values, else a rule on tiles and loops"
+
+    num_warps: int = 0  # 0: ctx.options["num_warps"], else the rule
+    num_stages: int = 0  # 0: ctx.options["num_stages"], else the rule
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        ops = list(kernel.walk())
+        values = [v for op in ops for v in op.results]
+        values += [a for op in ops for region in op.regions for a in region.block.args]
+        largest = max((_elements(v.type) for v in values), default=1)
+        chosen = {
+            "num_warps": self.num_warps or ctx.options.get("num_warps") or _warps(largest),
+            "num_stages": self.num_stages
+            or ctx.options.get("num_stages")
+            or (2 if any(op.name == "scf.for" for op in ops) else 1),
+        }
+        before = {key: kernel.attrs.get(key) for key in chosen}
+        kernel.attrs.update({key: int(value) for key, value in chosen.items()})
+        return before != {key: kernel.attrs[key] for key in chosen}
+
+
+def _elements(type_: object) -> int:
+    if not isinstance(type_, TileType):
+        return 1
+    return math.prod(d for d in type_.shape if isinstance(d, int))
+
+
+def _warps(largest_tile: int) -> int:
+    return 8 if largest_tile >= LARGE_TILE else 4

@@ -1,0 +1,113 @@
+"""The Triton target: every registered op Triton's language has natively, and how to spell it.
+
+Ops left out on purpose (a pass decomposes or binds them before emission): `math.pow` (no `tl`
+builtin), `index.meta` (bound by the schedule). `index` values are Triton's native `tl.int32`
+(program ids, `tl.arange` and `range` are i32; i64 arguments promote on their own).
+"""
+
+from __future__ import annotations
+
+from compiler.backends.emitter import STRUCTURED_OPS
+from compiler.backends.python_syntax import python_syntax
+from compiler.backends.target import OpText, Target
+from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
+
+_INFIX = {
+    "arith.add": "+",
+    "arith.sub": "-",
+    "arith.mul": "*",
+    "arith.div": "/",
+    "arith.idiv": "//",  # Triton's integer `//` truncates toward zero, as the IR's idiv
+    "arith.irem": "%",  # and `%` takes the sign of the dividend, as the IR's irem
+    "arith.and": "&",
+    "arith.or": "|",
+    "arith.xor": "^",
+}
+_MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
+_PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+
+
+def _compare(op: OpText) -> str:
+    return f"{op.args[0]} {_PREDICATES[op.attrs['pred']]} {op.args[1]}"
+
+
+def _masked(call: str, op: OpText, values: int) -> str:
+    """`tl.load`/`tl.store` of `pointer + offsets`, with the optional mask and `other`."""
+    pointer, offsets, *rest = op.args
+    parts = [f"{pointer} + {offsets}", *rest[:values]]
+    if len(rest) > values:
+        parts.append(f"mask={rest[values]}")
+    if "other" in op.fields:
+        parts.append(f"other={op.fields['other']}")
+    return f"{call}({', '.join(parts)})"
+
+
+SPELLING = {
+    **{name: f"{{0}} {symbol} {{1}}" for name, symbol in _INFIX.items()},
+    **{name: f"tl.{name.split('.')[1]}({{0}})" for name in _MATH},
+    "arith.max": "tl.maximum({0}, {1})",
+    "arith.min": "tl.minimum({0}, {1})",
+    "arith.neg": "-{0}",
+    "arith.not": "~{0}",
+    "arith.constant": "tl.full({result_shape}, {value}, {result_dtype})",
+    "arith.cmp": _compare,
+    "arith.cast": "{0}.to({dtype})",
+    "select.where": "tl.where({0}, {1}, {2})",
+    "linalg.dot": 'tl.dot({0}, {1}, input_precision="ieee", out_dtype={dtype})',
+    "reduce.sum": "tl.sum({0}, axis={axis}, dtype={result_dtype})",
+    "reduce.max": "tl.max({0}, axis={axis})",
+    "reduce.min": "tl.min({0}, axis={axis})",
+    "tile.arange": "tl.arange(0, {size})",
+    "tile.broadcast": "tl.broadcast_to({0}, {shape})",
+    "tile.expand_dims": "tl.expand_dims({0}, {axis})",
+    "tile.reshape": "tl.reshape({0}, {shape})",
+    "tile.trans": "tl.permute({0}, {perm})",
+    "index.program_id": "tl.program_id({axis})",
+    "mem.load": lambda op: _masked("tl.load", op, values=0),
+    "mem.store": lambda op: _masked("tl.store", op, values=1),
+}
+
+_DTYPES = {
+    "i1": "tl.int1",
+    **{f"i{b}": f"tl.int{b}" for b in (8, 16, 32, 64)},
+    **{f"u{b}": f"tl.uint{b}" for b in (8, 16, 32, 64)},
+    "f16": "tl.float16",
+    "bf16": "tl.bfloat16",
+    "f32": "tl.float32",
+    "f64": "tl.float64",
+    "index": "tl.int32",
+}
+
+_INTEGERS = frozenset(INT_DTYPES) | {"index"}
+_MATH_DTYPES = frozenset({"f32", "f64"})  # tl.exp & co. reject f16/bf16: a pass widens them
+
+TARGET = Target(
+    name="triton",
+    legal_ops=frozenset(SPELLING) | STRUCTURED_OPS,
+    spelling=SPELLING,
+    dtype_spelling=_DTYPES,
+    memory_scopes={"global": "global"},
+    syntax=python_syntax(
+        prelude=("import triton", "import triton.language as tl", "", ""),
+        decorator="@triton.jit",
+        names_used=frozenset({"triton", "tl", "range", "float"}),
+        # An int argument equal to 1 arrives as a constexpr, and the interpreter's loop index is a
+        # Python int: make both tensors like any other value.
+        to_value="tl.to_tensor({name})",
+    ),
+    capabilities={
+        "value_semantics": True,
+        "shared_memory": False,
+        "power_of_two_tiles": True,
+        "dot_min": 16,
+        "max_tile_elements": 1 << 20,
+        "index_bits": 32,
+    },
+    operand_dtypes={
+        **dict.fromkeys((name for name in _MATH if name != "math.abs"), _MATH_DTYPES),
+        "arith.div": frozenset(FLOAT_DTYPES),
+        "arith.idiv": _INTEGERS,
+        "arith.irem": _INTEGERS,
+        "linalg.dot": frozenset({"i8", "u8", "f16", "bf16", "f32", "f64"}),
+    },
+)

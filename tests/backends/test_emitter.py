@@ -1,0 +1,115 @@
+"""The shared emitter: header, names, structure, and errors that name the op and the target."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import pytest
+import torch
+from conftest import load_ir, poisoned
+
+from compiler.backends import EmitError, build_artifact, emit
+from compiler.backends.triton import TARGET as TRITON
+from compiler.ir import parse_kernel, print_kernel
+from compiler.runtime import launch
+
+COPY_WITH_RESERVED_NAMES = """\
+kernel @copy(%tl: buffer<f32>, %v0: buffer<f32>, %range: index) attributes {grid = "1"} {
+  %0 = tile.arange() {size = 16} : tile<index[16]>
+  %1 = tile.broadcast(%range) {shape = [16]} : tile<index[16]>
+  %2 = arith.cmp(%0, %1) {pred = "lt"} : tile<i1[16]>
+  %3 = mem.load(%tl, %0, %2) : tile<f32[16]>
+  mem.store(%v0, %0, %3, %2)
+}
+"""
+
+
+def one_op_kernel(op_line: str, result_type: str) -> str:
+    return (
+        'kernel @k(%x: buffer<f32>) attributes {grid = "1"} {\n'
+        "  %0 = tile.arange() {size = 16} : tile<index[16]>\n"
+        "  %1 = mem.load(%x, %0) : tile<f32[16]>\n"
+        f"  %2 = {op_line} : {result_type}\n"
+        "}\n"
+    )
+
+
+def test_header_names_the_ssa_it_came_from():
+    kernel = load_ir("masked_add")
+    ssa = print_kernel(kernel)
+    lines = emit(kernel, TRITON).splitlines()
+    assert lines[0] == f"# ssa-sha256: {hashlib.sha256(ssa.encode()).hexdigest()}"
+    assert lines[1:3] == ["import triton", "import triton.language as tl"]
+    assert lines[5:7] == ["@triton.jit", "def masked_add(x, y, out, n):"]
+    assert print_kernel(kernel) == ssa  # emitting leaves the kernel alone
+
+
+def test_one_line_per_op_in_program_order():
+    kernel = load_ir("masked_add")
+    body = emit(kernel, TRITON).splitlines()[8:]  # after `n = tl.to_tensor(n)`
+    assert [line.split(" = ")[0].strip() for line in body[:3]] == ["v0", "v1", "v2"]
+    assert len(body) == len(kernel.body.ops)
+
+
+def test_reserved_argument_names_are_renamed_and_still_run():
+    artifact = build_artifact(parse_kernel(COPY_WITH_RESERVED_NAMES), TRITON)
+    assert "def copy(tl_, v0, range_):" in artifact.source
+    assert artifact.args == [("tl", "buffer"), ("v0", "buffer"), ("range", "index")]
+    source, out = torch.randn(16), poisoned(16)
+    launch(artifact, {"tl": source, "v0": out, "range": 11})
+    torch.testing.assert_close(out[:11], source[:11])
+    assert out[11:].isnan().all()
+
+
+def test_loop_carried_values_are_reassigned_at_once():
+    source = emit(load_ir("swap_loop"), TRITON)
+    loop = [line.strip() for line in source[source.index("for ") :].splitlines()]
+    # yield(%b, %a, %s + %a): the swap reads both old values before either is overwritten.
+    assert loop[:8] == [
+        "for v16 in range(v11, steps, v12):",
+        "v17 = tl.to_tensor(v16)",
+        "v18 = v15 + v13",
+        "v19 = v14",
+        "v20 = v13",
+        "v13 = v19",
+        "v14 = v20",
+        "v15 = v18",
+    ]
+
+
+def test_op_without_spelling_names_op_and_target():
+    text = one_op_kernel("math.pow(%1, %1)", "tile<f32[16]>")
+    with pytest.raises(
+        EmitError,
+        match=r"op #3 \(math.pow\) in @k has no spelling for target 'triton'; it is not legal",
+    ):
+        emit(parse_kernel(text), TRITON)
+
+
+def test_legal_op_missing_from_the_table():
+    spelling = {k: v for k, v in TRITON.spelling.items() if k != "math.exp2"}
+    target = dataclasses.replace(TRITON, spelling=spelling)
+    with pytest.raises(EmitError, match=r"math.exp2.*has no spelling.*it is legal: add it"):
+        emit(parse_kernel(one_op_kernel("math.exp2(%1)", "tile<f32[16]>")), target)
+
+
+def test_operand_dtype_the_target_rejects():
+    text = one_op_kernel("math.exp(%1)", "tile<f32[16]>").replace("f32", "f16")
+    with pytest.raises(
+        EmitError, match="math.exp.*takes no f16 operands for target 'triton'; cast them"
+    ):
+        emit(parse_kernel(text), TRITON)
+
+
+def test_unbound_tile_dims():
+    text = 'kernel @k() attributes {grid = "1"} {\n'
+    text += '  %0 = tile.arange() {size = "B"} : tile<index[B]>\n}\n'
+    with pytest.raises(EmitError, match=r"tile.arange.*unbound tile dims \['B'\].*select_schedule"):
+        emit(parse_kernel(text), TRITON)
+
+
+def test_spelling_comes_only_from_the_target():
+    spelling = dict(TRITON.spelling, **{"arith.add": "tl.fma({0}, 1.0, {1})"})
+    source = emit(load_ir("masked_add"), dataclasses.replace(TRITON, spelling=spelling))
+    assert "v10 = tl.fma(v8, 1.0, v9)" in source
