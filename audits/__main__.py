@@ -1,0 +1,5 @@
+import sys
+
+from audits.cli import main
+
+sys.exit(main())

@@ -1,0 +1,120 @@
+"""`python -m audits` / `lowering-audit`: exit 0 when clean, 1 on findings, 2 when it cannot audit.
+
+check [PATHS]    audit the code (default: the configured paths)
+rules            list every code with what it catches and what to do instead
+traces FILE      audit pass traces saved as JSON: {"artifacts": {backend: {kernel: artifact}},
+                 "targets": {backend: {"legal_ops": [...]}}}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from pathlib import Path
+
+from audits.baseline import render_baseline
+from audits.catalogue import all_rules
+from audits.config import ConfigError, load_config
+from audits.engine import AuditReport, NoFilesScanned, audit_project
+from audits.findings import Finding
+from audits.output import render_json, render_sarif, render_text
+from audits.trace import audit_traces
+
+CLEAN, FINDINGS, CANNOT_AUDIT = 0, 1, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = _parser().parse_args(argv)
+    try:
+        return arguments.run(arguments)
+    except (ConfigError, NoFilesScanned, OSError, json.JSONDecodeError) as error:
+        print(f"lowering-audit: {error}", file=sys.stderr)
+        return CANNOT_AUDIT
+    except Exception:  # an internal error must never read as a clean audit
+        print("lowering-audit: internal error", file=sys.stderr)
+        traceback.print_exc()
+        return CANNOT_AUDIT
+
+
+def _check(arguments: argparse.Namespace) -> int:
+    config = load_config(arguments.config)
+    paths = [Path(path) for path in arguments.paths] or None
+    report = audit_project(config, paths, use_baseline=not arguments.no_baseline)
+    for note in report.notes:
+        print(f"lowering-audit: note: {note}", file=sys.stderr)
+    if arguments.format == "baseline":
+        _write(arguments.output, render_baseline(report.findings))
+    else:
+        _write(arguments.output, _render(arguments.format, report.findings, report, config.root))
+    return FINDINGS if report.findings else CLEAN
+
+
+def _rules(arguments: argparse.Namespace) -> int:
+    infos = all_rules()
+    if arguments.format == "json":
+        text = json.dumps([vars(info) for info in infos], indent=2) + "\n"
+    else:
+        text = "".join(f"{i.code} {i.name}: {i.summary}\n    fix: {i.fix}\n" for i in infos)
+    _write(arguments.output, text)
+    return CLEAN
+
+
+def _traces(arguments: argparse.Namespace) -> int:
+    document = json.loads(Path(arguments.file).read_text(encoding="utf-8"))
+    if not document.get("artifacts"):
+        raise ConfigError(f"{arguments.file} holds no artifacts")
+    findings = audit_traces(document["artifacts"], document.get("targets", {}))
+    _write(arguments.output, _render(arguments.format, findings, None, Path.cwd()))
+    return FINDINGS if findings else CLEAN
+
+
+def _render(kind: str, findings: list[Finding], report: AuditReport | None, root: Path) -> str:
+    if kind == "sarif":
+        return render_sarif(findings, root)
+    summary = {"findings": len(findings)}
+    if report is not None:
+        summary.update(
+            files_scanned=len(report.files),
+            accepted=report.accepted,
+            suppressed=report.suppressed,
+            seconds=round(report.seconds, 3),
+        )
+    if kind == "json":
+        summary.pop("findings")
+        return render_json(findings, summary)
+    return render_text(
+        findings, "lowering-audit: " + ", ".join(f"{k} {v}" for k, v in summary.items())
+    )
+
+
+def _write(output: str | None, text: str) -> None:
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lowering-audit", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check", help="audit the code")
+    check.add_argument("paths", nargs="*", help="files or folders (default: the configured paths)")
+    check.add_argument("--config", type=Path, help="pyproject.toml (default: the nearest one)")
+    check.add_argument("--no-baseline", action="store_true", help="report baselined findings too")
+    check.add_argument(
+        "--format", "-f", choices=("text", "json", "sarif", "baseline"), default="text"
+    )
+    check.add_argument("--output", "-o", help="write here instead of stdout")
+    check.set_defaults(run=_check)
+    rules = commands.add_parser("rules", help="list the codes")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.add_argument("--output", "-o")
+    rules.set_defaults(run=_rules)
+    traces = commands.add_parser("traces", help="audit pass traces saved as JSON")
+    traces.add_argument("file")
+    traces.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    traces.add_argument("--output", "-o")
+    traces.set_defaults(run=_traces)
+    return parser

@@ -1,0 +1,43 @@
+"""Does a piece of text look like kernel source (CUDA, Triton, TileLang, TVM script)?
+
+A generic emitter spells one op at a time (`tl.load({ptr}, mask={mask})`, `blockIdx.x`), so one
+spelling carries one or two markers. Kernel source carries many, over several statements.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MARKERS = re.compile(
+    r"__global__|__device__|__shared__|__syncthreads|__restrict__|threadIdx|blockIdx|blockDim"
+    r"|gridDim|extern\s+\"C\"|#include|#pragma|wmma::|mma\.sync|asm\s+volatile|cp\.async"
+    r"|@triton\.jit|@tilelang\.jit|@T\.prim_func|tvm\.script"
+    r"|\bn?tl\.[A-Za-z_]\w*|\bT\.[A-Za-z_]\w*|\bte\.[A-Za-z_]\w*"
+    r"|\bfor\s*\(\s*(?:int|unsigned|size_t)\b|\{%|\$\{"
+)
+_STATEMENT_BREAKS = re.compile(r"\n|\\n|;")
+
+MIN_MARKERS = 3  # with at least two statements
+MIN_MARKERS_ONE_STATEMENT = 5
+
+
+def kernel_markers(text: str) -> frozenset[str]:
+    """The distinct kernel-language markers in `text` (whitespace-normalized)."""
+    return frozenset(" ".join(match.split()) for match in _MARKERS.findall(text))
+
+
+def looks_like_kernel(text: str) -> frozenset[str]:
+    """The markers when `text` reads as kernel source, else an empty set."""
+    markers = kernel_markers(text)
+    statements = len(_STATEMENT_BREAKS.findall(text.strip())) + 1
+    if len(markers) >= MIN_MARKERS_ONE_STATEMENT or (
+        len(markers) >= MIN_MARKERS and statements >= 2
+    ):
+        return markers
+    return frozenset()
+
+
+def describe(markers: frozenset[str], limit: int = 4) -> str:
+    shown = sorted(markers)[:limit]
+    more = "" if len(markers) <= limit else f", +{len(markers) - limit} more"
+    return ", ".join(shown) + more

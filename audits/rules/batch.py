@@ -1,0 +1,73 @@
+"""Run many rules in one read-only walk of a libcst tree.
+
+libcst's visitors rebuild every node as they go, and its batching inspects each visitor instance
+for hooks. Rules only read, so this walk follows the nodes' own fields (skipping whitespace and
+punctuation) and looks hooks up once per rule class: together several times faster.
+Hooks keep libcst's names: visit_<Node>(node) before the children, leave_<Node>(node) after.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from functools import cache
+
+import libcst as cst
+
+_LAYOUT_FIELDS = {
+    "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer", "comma",
+    "semicolon", "trailing_whitespace", "newline", "equal", "colon", "dot", "at", "star",
+    "whitespace_before_colon", "asynchronous",
+}  # fmt: skip
+
+
+@cache
+def _hooks(visitor_class: type) -> tuple[tuple[str, str, str], ...]:
+    """(method name, "visit" or "leave", node type name) for each hook of the class."""
+    hooks = []
+    for name in dir(visitor_class):
+        kind, _, node_type = name.partition("_")
+        if kind in ("visit", "leave") and "_" not in node_type and hasattr(cst, node_type):
+            hooks.append((name, kind, node_type))
+    return tuple(hooks)
+
+
+@cache
+def _child_fields(node_class: type) -> tuple[str, ...]:
+    return tuple(
+        field.name
+        for field in dataclasses.fields(node_class)
+        if field.name not in _LAYOUT_FIELDS and not field.name.startswith("whitespace")
+    )
+
+
+def run_batched(module: cst.Module, visitors: list) -> None:
+    """Call every visitor's hooks on every node of `module`, in source order."""
+    on_visit, on_leave = defaultdict(list), defaultdict(list)
+    for visitor in visitors:
+        for name, kind, node_type in _hooks(type(visitor)):
+            (on_visit if kind == "visit" else on_leave)[node_type].append(getattr(visitor, name))
+    stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+    while stack:
+        node, leaving = stack.pop()
+        node_type = type(node).__name__
+        if leaving:
+            for hook in on_leave.get(node_type, ()):
+                hook(node)
+            continue
+        for hook in on_visit.get(node_type, ()):
+            hook(node)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(child_nodes(node)))
+
+
+def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The node's children that carry meaning (no whitespace or punctuation), in field order."""
+    children = []
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            children.append(value)
+        elif isinstance(value, (tuple, list)):
+            children.extend(item for item in value if isinstance(item, cst.CSTNode))
+    return children

@@ -1,0 +1,267 @@
+"""LWA002: code that branches or looks up on an operator's name, in any of its forms."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from audits.rules.base import Rule, RuleInfo
+from audits.rules.denotation import denoted_word
+from audits.syntax import (
+    call_arguments,
+    callee_name,
+    dotted_name,
+    is_built_string,
+    last_name,
+    string_value,
+)
+from audits.vocabulary import split_words
+
+# Calls that compare, test or look up their first argument against a string.
+_MATCHING_CALLS = {
+    "startswith", "endswith", "find", "rfind", "index", "rindex", "count", "removeprefix",
+    "removesuffix", "__eq__", "__ne__", "__contains__", "eq", "ne", "contains", "get", "pop",
+    "setdefault", "__getitem__",
+}  # fmt: skip
+_PATTERN_CALLS = {"match", "fullmatch", "search", "findall", "finditer", "fnmatch", "fnmatchcase"}
+_ATTRIBUTE_CALLS = {"getattr", "hasattr", "setattr", "delattr"}
+_NAMESPACE_CALLS = {"globals", "locals", "vars"}
+_IMPORT_CALLS = {"import_module", "__import__"}
+_ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
+# Words of callees that register a handler under a key: register("matmul", fn).
+_REGISTERING_WORDS = {
+    "register", "registry", "dispatch", "handler", "handlers", "lowering", "lowerings", "rule",
+    "rules", "impl", "impls", "implement",
+}  # fmt: skip
+
+
+class OperatorNameDispatch(Rule):
+    info = RuleInfo(
+        code="LWA002",
+        name="operator-name-dispatch",
+        summary="a comparison, match, lookup, registration or enum keyed by an operator's name",
+        fix=(
+            "do not special-case an operator: the IR's generic ops reach every backend through "
+            "the same passes and the emitter's spelling table; add a generic op to the op "
+            "registry or a generic pass when something is missing"
+        ),
+    )
+    must_flag = (
+        'def f(op):\n    if op.name == "matmul":\n        return 1',
+        'def f(op):\n    return op.kind in ("softmax", "bmm")',
+        'def f(name):\n    return name.startswith("attn")',
+        'def f(name):\n    return "attn" in name',
+        'def f(op):\n    match op.name:\n        case "softmax":\n            return 1',
+        "def f(op):\n    match op:\n        case MatmulOp():\n            return 1",
+        'TEMPLATES = {"matmul": 1, "softmax": 2}',
+        "class Emitter:\n    def emit(self, op):\n        return getattr(self, 'emit_' + op.name)",
+        "def f(self, op):\n    return getattr(self, f'lower_{op.kind}')",
+        "def f(self, op):\n    name = 'emit_' + op\n    return getattr(self, name)",
+        '@register("flash_attention")\ndef lower(kernel): ...',
+        "import enum\nclass Kind(enum.Enum):\n    MATMUL = 1\n    def f(self): ...",
+        "import enum\nclass Kind(enum.Enum): SOFTMAX = 2",
+        'KIND = "matmul"\ndef f(x):\n    return x == KIND',
+        'OPS = ("layer_norm", "rms_norm")\ndef f(x):\n    return x in OPS',
+        "def f(op):\n    return op.kind is Kinds.SOFTMAX",
+        'def f(table):\n    return table["conv2d"]',
+        'def f(op):\n    return op.name == "mat" + "mul"',
+        'import re\ndef f(name):\n    return re.match(r"^attn_\\w+", name)',
+        'LOWERINGS.register("gelu", print)',
+        'Kind = Enum("Kind", "MATMUL SOFTMAX")',
+        'def f(op):\n    return globals()["lower_" + op.name](op)',
+        "def f(op):\n    return {'softmax': 1}.get(op.name)",
+        "import importlib\nmodule = importlib.import_module('compiler.kernels.matmul')",
+        'class FusePattern:\n    root = "softmax"',
+        'def lower(kernel, kind="flash_attention"):\n    return kernel',
+    )
+    must_pass = (
+        'def f(op):\n    if op.name == "arith.add":\n        return 1',
+        'def f(op):\n    return op.name.startswith("linalg.")',
+        'def f(op):\n    return op.dialect in ("reduce", "math")',
+        'SPELLING = {"math.exp": "tl.exp({0})", "reduce.sum": "tl.sum({0}, {axis})"}',
+        'def f(self, op):\n    return getattr(self, "visit_op")',
+        "import enum\nclass Effect(enum.Enum):\n    PURE = 1\n    READ = 2",
+        "def f(op):\n    if op.reduction_axis == 0:\n        return 1",
+        'def f(name):\n    return name == "summary"',
+        '@dataclass(frozen=True)\nclass Canonicalize:\n    name: str = "ssa.canonicalize"',
+        "def f(x, y):\n    return getattr(x, y)",
+        "def f(self, node):\n    return getattr(self, f'visit_{type(node).__name__}', None)",
+        'class Canonicalize:\n    name = "ssa.canonicalize"\n    category = "hardware-independent"',
+        'def run(kernel, pipeline="ssa.canonicalize,ssa.cse"):\n    return kernel',
+    )
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._built_names: list[set[str]] = [set()]
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._built_names.append(set())
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._built_names.pop()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if is_built_string(node.value) and not _from_class_name(node.value):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self._built_names[-1].add(target.target.value)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        operands = [node.left] + [target.comparator for target in node.comparisons]
+        self._flag_first(node, operands, "compares with operator name")
+
+    def visit_MatchValue(self, node: cst.MatchValue) -> None:
+        self._flag_first(node, [node.value], "matches on operator name")
+
+    def visit_MatchClass(self, node: cst.MatchClass) -> None:
+        self._flag_first(node, [node.cls], "matches on operator class")
+
+    def visit_MatchMappingElement(self, node: cst.MatchMappingElement) -> None:
+        self._flag_first(node, [node.key], "matches on operator name")
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        self._flag_first(node, [node.key], "keys a table by operator name")
+
+    def visit_SubscriptElement(self, node: cst.SubscriptElement) -> None:
+        if isinstance(node.slice, cst.Index):
+            self._flag_first(node, [node.slice.value], "looks up by operator name")
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        namespace = node.value
+        built_key = any(
+            isinstance(element.slice, cst.Index) and self._is_built(element.slice.value)
+            for element in node.slice
+        )
+        if built_key and (
+            (isinstance(namespace, cst.Call) and callee_name(namespace) in _NAMESPACE_CALLS)
+            or last_name(namespace) == "__dict__"
+        ):
+            self.report(node, "looks up a function by a name built at run time", "namespace")
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        if isinstance(node.decorator, cst.Call):
+            self._flag_first(node, call_arguments(node.decorator), "registers under operator name")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        callee = callee_name(node)
+        arguments = call_arguments(node)
+        if callee in _MATCHING_CALLS and arguments:
+            self._flag_first(node, arguments, f"tests a name with {callee}()")
+        elif callee in _PATTERN_CALLS:
+            self._flag_pattern(node, arguments, callee)
+        elif callee in ("isinstance", "issubclass") and len(arguments) == 2:
+            self._flag_first(node, arguments[1:], f"{callee}() on operator class")
+        elif callee in _ATTRIBUTE_CALLS and len(arguments) >= 2:
+            self._flag_attribute_name(node, arguments[1], callee)
+        elif callee in _IMPORT_CALLS and arguments:
+            self._flag_first(node, arguments[:1], "imports module")
+        elif callee in _ENUM_BASES and len(arguments) >= 2:
+            self._flag_functional_enum(node, arguments[1])
+        elif callee == "dict":
+            self._flag_keywords(node)
+        elif self._registers(node.func):
+            self._flag_first(node, arguments, f"registers with {callee}() under operator name")
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        is_enum = any(last_name(base.value) in _ENUM_BASES for base in node.bases)
+        for small in _class_level_statements(node):
+            if isinstance(small, cst.Assign):
+                targets = [(target.target, small.value) for target in small.targets]
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                targets = [(small.target, small.value)]
+            else:
+                continue
+            for target, value in targets:
+                if is_enum:
+                    self._flag_enum_member(target, value)
+                else:
+                    self._flag_first(target, [value], "class attribute holds operator name")
+
+    def visit_Param(self, node: cst.Param) -> None:
+        if node.default is not None:
+            self._flag_first(node, [node.default], "parameter defaults to operator name")
+
+    def _flag_first(self, node: cst.CSTNode, operands, what: str) -> None:
+        for operand in operands:
+            found = denoted_word(operand, self.vocabulary, self.context.constants)
+            if found:
+                subject, word = found
+                self.report(node, f"{what} {subject} (operator '{word}')", subject)
+                return
+
+    def _flag_pattern(self, node: cst.Call, arguments: list, callee: str) -> None:
+        for text in filter(None, map(string_value, arguments)):
+            word = self.vocabulary.find(text)
+            if word:
+                self.report(
+                    node, f"matches names with {callee}({text!r}) (operator '{word}')", text
+                )
+                return
+
+    def _flag_attribute_name(self, node: cst.Call, name: cst.BaseExpression, callee: str) -> None:
+        if self._is_built(name) and not _from_class_name(name):
+            self.report(
+                node, f"{callee}() with a name built at run time dispatches by name", callee
+            )
+        else:
+            self._flag_first(node, [name], f"{callee}() of operator name")
+
+    def _flag_functional_enum(self, node: cst.Call, members: cst.BaseExpression) -> None:
+        text = string_value(members)
+        names = text.replace(",", " ").split() if text is not None else None
+        for name in names or ():
+            word = self.vocabulary.find(name)
+            if word:
+                self.report(node, f"enum member {name} names operator '{word}'", name)
+                return
+        if names is None:
+            self._flag_first(node, [members], "defines enum members")
+
+    def _flag_keywords(self, node: cst.Call) -> None:
+        for argument in node.args:
+            if argument.keyword is not None:
+                word = self.vocabulary.find(argument.keyword.value)
+                if word:
+                    subject = argument.keyword.value
+                    self.report(node, f"keys a table by operator name {subject}", subject)
+                    return
+
+    def _flag_enum_member(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if not isinstance(target, cst.Name):
+            return
+        word = self.vocabulary.find(target.value)
+        constants = self.context.constants
+        found = (target.value, word) if word else denoted_word(value, self.vocabulary, constants)
+        if found:
+            self.report(target, f"enum member {found[0]} names operator '{found[1]}'", found[0])
+
+    def _is_built(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Name):
+            return any(node.value in scope for scope in self._built_names)
+        return is_built_string(node)
+
+    @staticmethod
+    def _registers(func: cst.BaseExpression) -> bool:
+        name = dotted_name(func)
+        return bool(name) and not _REGISTERING_WORDS.isdisjoint(split_words(name))
+
+
+def _from_class_name(node: cst.BaseExpression) -> bool:
+    """`f"visit_{type(node).__name__}"`: the syntax-tree visitor idiom dispatches on a class, which
+    LWA001 already checks by name; it is not a string an operator name flows into."""
+    if isinstance(node, cst.FormattedString):
+        dynamic = [p.expression for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
+    elif isinstance(node, cst.BinaryOperation):
+        dynamic = [part for part in (node.left, node.right) if string_value(part) is None]
+    else:
+        return False
+    return all(last_name(part) == "__name__" for part in dynamic)
+
+
+def _class_level_statements(node: cst.ClassDef):
+    """The small statements (assignments, expressions) directly in a class body."""
+    if isinstance(node.body, cst.SimpleStatementSuite):
+        yield from node.body.body
+        return
+    for statement in node.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from statement.body

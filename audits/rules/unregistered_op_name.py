@@ -1,0 +1,96 @@
+"""LWA005: op names outside the IR's closed registry, and coarse op names named after operators."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from audits.rules.base import Rule, RuleInfo
+from audits.syntax import string_text, string_value
+
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_DIALECT_PREFIX = re.compile(r"([a-z_][a-z0-9_]*)\.")
+_FILE_SUFFIXES = {
+    "py", "pyi", "json", "toml", "txt", "md", "html", "yaml", "yml", "cfg", "ini", "log", "csv",
+    "cu", "cuh", "h", "c", "cc", "cpp", "so", "ptx", "tpl", "j2",
+}  # fmt: skip
+
+
+class UnregisteredOpName(Rule):
+    info = RuleInfo(
+        code="LWA005",
+        name="unregistered-op-name",
+        summary="an op name outside the IR's closed registry, or one named after an operator",
+        fix=(
+            "build kernels from the registered generic ops (scf.for, linalg.dot, reduce.max, "
+            "math.exp2, select.where, mem.store, ...); if a primitive is truly missing, add a "
+            "generic one to the op registry with its verifier and emitter spellings"
+        ),
+    )
+    must_flag = (
+        'def fuse(builder, q, k, v):\n    return builder.create("nt.flash_attention", q, k, v)',
+        'NAME = "linalg.softmax"',
+        'def f(op):\n    return op.name == "math.tanh"',
+        'PASS_NAME = "ssa.fuse_attention"',
+        'OP = "nt." + "flash_attention"',
+    )
+    must_pass = (
+        'def f(op):\n    return op.name == "arith.add"',
+        'SPELLING = {"math.exp": "tl.exp({0})", "reduce.sum": "tl.sum({0}, axis={axis})"}',
+        'PASS = "ssa.decompose_linalg"',
+        'REFERENCE = "torch.matmul"',
+        'SOURCE = "tensor.py"',
+        'INF = {"arith.constant": "math.inf"}',
+        '"""Flash attention is scf.for + linalg.dot + reduce.max, never an attention node."""',
+    )
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        config = context.config
+        self._dialects = frozenset(config.ir_dialects)
+        self._foreign = frozenset(config.foreign_prefixes)
+        self._in_registry_file = context.path == config.registry_path
+        self._skipped: set[int] = set()
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        self._skipped.add(id(node.value))  # spellings, not op names: {"arith.constant": "math.inf"}
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._judge(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Add):
+            self._judge(node)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self._judge(node)
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        text = string_text(node)
+        prefix = _DIALECT_PREFIX.match(text or "")
+        if self._in_registry_file and prefix and prefix.group(1) not in self._dialects:
+            self.report(node, f"registers ops in dialect '{prefix.group(1)}' outside the IR", text)
+
+    def _judge(self, node: cst.BaseExpression) -> None:
+        if id(node) in self._skipped or self.context.is_docstring(node):
+            return
+        text = string_value(node)
+        if text is None:
+            return
+        for part in (getattr(node, "left", None), getattr(node, "right", None)):
+            self._skipped.add(id(part))
+        if not _DOTTED_NAME.fullmatch(text):
+            return
+        parts = text.split(".")
+        if parts[0] in self._foreign or parts[-1] in _FILE_SUFFIXES:
+            return
+        word = self.vocabulary.find(text)
+        if word:
+            self.report(node, f"op name {text!r} is named after operator '{word}'", text)
+        elif len(parts) == 2 and parts[0] in self._dialects:
+            registry = self.context.registry_ops
+            if registry is not None and text not in registry:
+                self.report(node, f"op name {text!r} is not in the IR's op registry", text)
+        elif self._in_registry_file and len(parts) == 2 and text.islower():
+            self.report(node, f"registers op {text!r} in dialect '{parts[0]}' outside the IR", text)

@@ -1,0 +1,140 @@
+"""Operator vocabulary and whole-word matching of identifiers and name-like strings.
+
+An identifier is split into words at underscores, other punctuation, CamelCase humps and digits
+(`FlashAttentionOpIR` -> flash, attention, op, ir; `lower_mm_v2` -> lower, mm, v, 2). A vocabulary
+entry matches a run of adjacent words joined together, so `MatMul`, `layer_norm` and `Im2Col` match
+`matmul`, `layernorm` and `im2col`, while `address`, `dotted`, `attributes` and `summary` do not
+(no substring matching). One lowercase word that is wholly made of vocabulary and glue words
+(`lowermatmul`, `flashattn`) matches too, and look-alike letters (Cyrillic `а` for `a`) are folded.
+
+What is not in the default vocabulary, and why:
+
+- the generic primitives that the DSL (`ntl.exp`, `ntl.sigmoid`, ...) and the IR (`math.exp`,
+  `linalg.dot`, `reduce.sum`, ...) are built from: exp, exp2, log, sqrt, rsqrt, abs, sin, cos, tanh,
+  sigmoid, dot, sum, max, min, where, argmax, cumsum. The frontend must name them to map them to
+  generic ops; an operator is what sits above them (softmax = max, sub, exp, sum, div).
+- `reduce`: the name of the generic reduction dialect (`reduce.sum`). `reduction` is in the
+  vocabulary because `lower_reduction` is an operator-shaped entry point.
+- `pool`, `norm`, `linear`, `embedding`: everyday words in compilers and libraries (memory pool,
+  vector norm, linear index, graph embedding); the operator forms are `maxpool`, `avgpool`,
+  `pooling`, `layernorm`, `rmsnorm`, ...
+- `matmult`: Python's `ast.MatMult` is the `@` syntax, which a frontend maps to `linalg.dot`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+DEFAULT_OPERATOR_WORDS: tuple[str, ...] = (
+    "matmul", "mmul", "mm", "bmm", "gemm", "sgemm", "hgemm", "dgemm", "gemv", "addmm",
+    "baddbmm", "einsum",
+    "attention", "attn", "sdpa", "scaled_dot_product", "mha", "mqa", "gqa", "flash",
+    "softmax", "logsoftmax",
+    "layernorm", "rmsnorm", "batchnorm", "groupnorm", "instancenorm",
+    "conv", "conv1d", "conv2d", "conv3d", "convolution", "deconv",
+    "maxpool", "avgpool", "pooling", "im2col",
+    "rotary", "rope",
+    "reduction",
+    "gelu", "silu", "swiglu", "geglu", "relu", "softplus",
+    "dropout", "topk", "cross_entropy",
+)  # fmt: skip
+
+GENERIC_PRIMITIVES: tuple[str, ...] = (
+    "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos", "tanh", "sigmoid",
+    "dot", "sum", "max", "min", "where", "argmax", "argmin", "cumsum", "reduce",
+)  # fmt: skip
+
+DEFAULT_BACKEND_WORDS: tuple[str, ...] = ("triton", "cuda", "tilelang", "tvm")
+
+# Words that a disguised compound may glue to an operator name (`lowermatmul`, `fusedattn`).
+COMPOUND_GLUE: tuple[str, ...] = (
+    "lower", "lowering", "emit", "emitter", "gen", "codegen", "generate", "make", "build", "kernel",
+    "kernels", "op", "ops", "impl", "fused", "fuse", "fusion", "fast", "tiled", "naive", "custom",
+    "fwd", "bwd", "forward", "backward", "template", "tpl", "my", "special", "batched", "get",
+    "run", "handle", "apply", "compute", "launch", "rewrite", "pattern", "inner", "online", "block",
+)  # fmt: skip
+
+_CONFUSABLES = str.maketrans(
+    "аеорсхуіјѕкмтнвАВЕКМНОРСТХαορτνκιΑΒΕΜΝΟΡΤΧ",
+    "aeopcxyijskmthbABEKMHOPCTXaoptvkiABEMNOPTX",
+)
+_HUMPS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_SEPARATORS = re.compile(r"[^0-9A-Za-z]+")
+
+
+def fold(text: str) -> str:
+    """Fold full-width and look-alike letters to ASCII so disguised names compare as written."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
+
+
+def split_words(identifier: str) -> list[str]:
+    """Lowercase words of a snake_case, CamelCase or dotted name; digits are words of their own."""
+    words = []
+    for chunk in _SEPARATORS.split(fold(identifier)):
+        words.extend(hump.lower() for hump in _HUMPS.findall(chunk))
+    return words
+
+
+def normalize_entry(entry: str) -> str:
+    return "".join(split_words(entry))
+
+
+class Vocabulary:
+    """A set of words to find in names; `find` returns the entry that matched, or None."""
+
+    def __init__(self, words: Iterable[str], glue: Iterable[str] = COMPOUND_GLUE):
+        self._spelling = {normalize_entry(word): word for word in words if normalize_entry(word)}
+        self.entries = frozenset(self._spelling)
+        self._pieces = self.entries | frozenset(normalize_entry(word) for word in glue)
+        self._longest_piece = max((len(piece) for piece in self._pieces), default=0)
+
+    def without(self, words: Iterable[str]) -> Vocabulary:
+        removed = {normalize_entry(word) for word in words}
+        kept = [word for key, word in self._spelling.items() if key not in removed]
+        return Vocabulary(kept, self._pieces - self.entries)
+
+    def find(self, name: str) -> str | None:
+        return self.find_in_words(split_words(name))
+
+    def find_in_words(self, words: list[str]) -> str | None:
+        for start in range(len(words)):
+            joined = ""
+            for word in words[start : start + 4]:
+                joined += word
+                entry = self._entry(joined)
+                if entry:
+                    return self._spelling[entry]
+        for word in words:
+            entry = self._compound(word)
+            if entry:
+                return self._spelling[entry]
+        return None
+
+    def _entry(self, token: str) -> str | None:
+        for candidate in (token, token[:-1] if token.endswith("s") else ""):
+            if candidate in self.entries:
+                return candidate
+        if token.endswith("es") and token[:-2] in self.entries:
+            return token[:-2]
+        return None
+
+    def _compound(self, word: str) -> str | None:
+        """An entry inside one word that splits wholly into vocabulary and glue pieces."""
+        if len(word) < 5 or not word.isalpha():
+            return None
+        # found[i]: the entry used on some split of word[:i] into pieces ("" if only glue so far)
+        found: list[str | None] = [None] * (len(word) + 1)
+        found[0] = ""
+        for end in range(2, len(word) + 1):
+            for start in range(max(0, end - self._longest_piece), end - 1):
+                piece = word[start:end]
+                if found[start] is None or piece not in self._pieces:
+                    continue
+                found[end] = found[start] or (piece if piece in self.entries else "")
+                if found[end]:
+                    break
+        return found[-1] or None
