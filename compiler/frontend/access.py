@@ -112,11 +112,7 @@ class Accessor:
         """(offsets, mask or None, tile shape) of the tile `ref` names."""
         level_indices = self.level_indices(ref)
         ref.param.last_access = level_indices
-        self.domain.mask_shape = self.tile_shape(ref.param)
-        try:
-            source_indices, mask = views.resolve(ref.param.arranged, level_indices, self.domain)
-        finally:
-            self.domain.mask_shape = None
+        source_indices, mask = views.resolve(ref.param.arranged, level_indices, self.domain)
         offsets: Index = 0
         for index, stride in zip(source_indices, ref.param.strides, strict=True):
             offsets = self.domain.add(offsets, self.domain.mul(index, stride))

@@ -30,7 +30,6 @@ class IndexDomain:
         self.sizes = sizes  # size-symbol name -> the kernel's index argument
         self.constexprs = constexprs
         self.metas: dict[str, Value] = {}
-        self.mask_shape: tuple | None = None  # set while an access builds its mask
         self.program_id = self._at_entry(Operation("index.program_id", [], _INDEX, {"axis": 0}))
 
     def _at_entry(self, op: Operation) -> Value:
@@ -96,23 +95,11 @@ class IndexDomain:
             return 0
         return self.arith.binary("arith.irem", self._index(a), self._index(b))
 
-    # Masks are built as whole tiles of the access's shape: a scalar predicate broadcast into a
-    # mask is not something every target can take (Triton's interpreter rejects it).
-
     def lt(self, a: Index, b: Index) -> Index:
-        return self._compare("lt", a, b)
+        return self.arith.compare("lt", self._index(a), self._index(b))
 
     def ge(self, a: Index, b: Index) -> Index:
-        return self._compare("ge", a, b)
-
-    def _compare(self, pred: str, a: Index, b: Index) -> Index:
-        a, b = self._index(a), self._index(b)
-        if self.mask_shape is not None and (isinstance(a, Value) or isinstance(b, Value)):
-            a, b = (
-                self.arith.b.broadcast_to(self.arith.as_value(x, _like(a, b)), self.mask_shape)
-                for x in (a, b)
-            )
-        return self.arith.compare(pred, a, b)
+        return self.arith.compare("ge", self._index(a), self._index(b))
 
     def and_(self, a: Index, b: Index) -> Index:
         if a is True:
@@ -124,7 +111,3 @@ class IndexDomain:
 
 def _is(x: Index, number: int) -> bool:
     return type(x) is int and x == number
-
-
-def _like(a: Index, b: Index) -> Value | None:
-    return a if isinstance(a, Value) else b if isinstance(b, Value) else None

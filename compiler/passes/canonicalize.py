@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from compiler.ir import Kernel
 from compiler.passes.base import Pass, PassContext, PassError
+from compiler.passes.conjunctions import normalize_conjunctions
 from compiler.passes.cse import cse
 from compiler.passes.dce import dce
 from compiler.passes.fold import fold
@@ -18,7 +19,7 @@ from compiler.passes.registry import register
 class Canonicalize(Pass):
     name = "ssa.canonicalize"
     category = "hardware-independent"
-    description = "constant folding, CSE, dead-code elimination and LICM to a fixed point"
+    description = "folding, mask-chain normalisation, CSE, DCE and LICM to a fixed point"
 
     max_iterations: int = 32
 
@@ -26,7 +27,8 @@ class Canonicalize(Pass):
         changed = False
         for _ in range(self.max_iterations):
             # `|`, not `or`: every utility runs in every round.
-            if not (fold(kernel) | cse(kernel) | dce(kernel) | licm(kernel)):
+            rounds = fold(kernel) | normalize_conjunctions(kernel) | cse(kernel)
+            if not (rounds | dce(kernel) | licm(kernel)):
                 return changed
             changed = True
         raise PassError(
