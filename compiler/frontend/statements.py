@@ -35,7 +35,15 @@ class FunctionLowerer(ExpressionLowerer):
         self.filename = inspect.getsourcefile(func) or "<unknown>"
         lines, self.first_line = inspect.getsourcelines(func)
         tree = ast.parse(textwrap.dedent("".join(lines)))
-        self.definition = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+        definitions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        if not definitions:
+            raise CompileError(
+                f"{func.__qualname__} is not a `def` function; write the application (and the "
+                "helpers it calls) with `def`",
+                filename=self.filename,
+                line=self.first_line,
+            )
+        self.definition = definitions[0]
         self.returned: object = None
 
     @property
@@ -104,6 +112,8 @@ class FunctionLowerer(ExpressionLowerer):
             current = self.env.get(target.id)
             if isinstance(current, TensorRef):
                 self.ctx.accessor.store(current, self.operand(value))
+            elif isinstance(value, TensorRef):  # `y = x` loads, as NineToothed does
+                self.env[target.id] = self.operand(value)
             else:
                 self.env[target.id] = value
         elif isinstance(target, ast.Subscript):

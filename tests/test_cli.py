@@ -1,0 +1,80 @@
+"""`ntc` as a user runs it: run, compile (ssa, trace, source), passes; errors name the fix."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAMS = ROOT / "compiler" / "suite" / "programs"
+HEAD_DIMS = [f"-D{name}_size_3=16" for name in ("q", "k", "v", "o")]
+
+
+def ntc(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "TRITON_INTERPRET": "1"}
+    command = [sys.executable, "-m", "compiler", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def test_run_executes_an_unmodified_ninetoothed_program():
+    result = ntc("run", "examples/add.py")
+    assert result.returncode == 0, result.stderr
+    assert "max |error| vs torch: 0.0" in result.stdout
+
+
+def test_flash_attention_ssa_is_generic_ops():
+    result = ntc(
+        "compile",
+        str(PROGRAMS / "flash_attention.py"),
+        "--emit",
+        "ssa",
+        "-Dis_causal=1",
+        *HEAD_DIMS,
+    )
+    assert result.returncode == 0, result.stderr
+    for op in ("scf.for", "linalg.dot", "reduce.max", "reduce.sum", "math.exp2", "select.where"):
+        assert f"= {op}(" in result.stdout, op
+    assert "mem.store(" in result.stdout
+    assert "attention" not in result.stdout.split("\n", 2)[2].replace("@flash_attention", "")
+
+
+def test_trace_is_json_with_the_pipeline():
+    result = ntc("compile", str(PROGRAMS / "matmul.py"), "--emit", "trace")
+    assert result.returncode == 0, result.stderr
+    trace = json.loads(result.stdout.split("\n", 1)[1])
+    assert [entry["pass"] for entry in trace][:3] == [
+        "ssa.canonicalize",
+        "ssa.analyze_effects",
+        "ssa.select_schedule",
+    ]
+
+
+def test_source_is_triton_with_the_ssa_hash():
+    result = ntc("compile", str(PROGRAMS / "vector_add.py"), "--emit", "source")
+    assert result.returncode == 0, result.stderr
+    assert "# ssa-sha256: " in result.stdout and "@triton.jit" in result.stdout
+
+
+def test_passes_lists_every_default_pass_with_its_category():
+    result = ntc("passes")
+    assert result.returncode == 0, result.stderr
+    for name in ("ssa.canonicalize", "ssa.select_schedule", "ssa.triton.optimize_schedule"):
+        assert name in result.stdout
+    assert "backend-specific" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["compile", "missing.py"], "missing.py: no such file"),
+        (["compile", str(PROGRAMS / "softmax.py")], "needs the constexpr keyword argument"),
+        (["compile", str(PROGRAMS / "softmax.py"), "-D", "BLOCK_SIZE"], "write NAME=VALUE"),
+    ],
+)
+def test_user_errors_say_what_to_do(args, message):
+    result = ntc(*args)
+    assert result.returncode == 1
+    assert message in result.stderr
