@@ -9,6 +9,7 @@ import operator
 from compiler.frontend.dtypes import promote
 from compiler.ir.builder import Builder, broadcast_shape
 from compiler.ir.core import Value
+from compiler.ir.registry import COMPARISONS
 from compiler.ir.types import is_float, is_integer
 
 Scalar = bool | int | float
@@ -26,14 +27,6 @@ _PYTHON_BINARY = {
     "arith.and": operator.and_,
     "arith.or": operator.or_,
     "arith.xor": operator.xor,
-}
-_PYTHON_COMPARE = {
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-    "eq": operator.eq,
-    "ne": operator.ne,
 }
 
 
@@ -86,7 +79,7 @@ class Arith:
 
     def compare(self, pred: str, a: Operand, b: Operand) -> Operand:
         if not isinstance(a, Value) and not isinstance(b, Value):
-            return _PYTHON_COMPARE[pred](a, b)
+            return COMPARISONS[pred](a, b)
         left, right = self.unify(a, b)
         return self.b.value("arith.cmp", left, right, pred=pred)
 

@@ -8,6 +8,7 @@ a kernel is a composition of them, never a node named after an operator.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -57,9 +58,20 @@ def _float_same(types: list[Type], attrs: dict) -> list[Type]:
     return result
 
 
+# The meaning of `arith.cmp`'s predicates, for anything that evaluates them at compile time.
+COMPARISONS = {
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "eq": operator.eq,
+    "ne": operator.ne,
+}
+
+
 def _compare(types: list[Type], attrs: dict) -> list[Type]:
     _same(types, attrs)
-    if attrs["pred"] not in ("lt", "le", "gt", "ge", "eq", "ne"):
+    if attrs["pred"] not in COMPARISONS:
         raise TypeRuleError(f"unknown predicate {attrs['pred']!r}")
     return [value_type("i1", types[0].shape)]
 

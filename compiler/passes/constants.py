@@ -13,6 +13,7 @@ import struct
 import numpy as np
 
 from compiler.ir import Builder, Operation, Value
+from compiler.ir.registry import COMPARISONS
 from compiler.ir.types import ScalarType, TileType, is_float, is_integer
 from compiler.passes.rewrite import defining_op
 
@@ -22,14 +23,6 @@ _INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
 _UINT_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
 _NUMPY_FLOATS = {"f16": np.float16, "f32": np.float32}
 
-_PREDICATES = {
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-    "eq": operator.eq,
-    "ne": operator.ne,
-}
 _SPLAT_OPS = ("tile.broadcast", "tile.expand_dims", "tile.trans")
 
 
@@ -79,7 +72,7 @@ def _compute(op: Operation, dtype: str, x: list[Scalar]) -> Scalar | None:
     if name in _SPLAT_OPS or name == "arith.cast":
         return x[0]
     if name == "arith.cmp":
-        return _PREDICATES[op.attrs["pred"]](x[0], x[1])
+        return COMPARISONS[op.attrs["pred"]](x[0], x[1])
     if name in ("arith.max", "arith.min"):
         if any(isinstance(v, float) and math.isnan(v) for v in x):
             return math.nan
