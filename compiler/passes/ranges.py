@@ -41,6 +41,8 @@ class ValueRanges:
         pred = cmp.attrs["pred"]
         for x, y, p in ((a, b, pred), (b, a, _SWAPPED[pred])):
             known = self._loop_fact(x, y, p)
+            if known is None:
+                known = self._remainder_fact(x, y, p)
             if known is not None:
                 return known
         if not is_integer(a.type.dtype):
@@ -64,6 +66,15 @@ class ValueRanges:
         if other is upper:
             return _BELOW_UPPER[pred]
         return _FROM_LOWER.get(pred) if other is lower else None
+
+    def _remainder_fact(self, remainder: Value, divisor: Value, pred: str) -> bool | None:
+        """`x % n < n` for a non-negative `x` (the IR's remainder takes the sign of `x`)."""
+        op = defining_op(remainder)
+        if op is None or op.name != "arith.irem" or op.operands[1] is not divisor:
+            return None
+        if not _at_least(self.bounds(op.operands[0]), 0):
+            return None
+        return _BELOW_UPPER[pred] if pred in ("lt", "ge") else None
 
     def _compute(self, value: Value) -> Interval:
         loop = _loop_of_induction_variable(value)
@@ -177,13 +188,25 @@ def _mul(a: Interval, b: Interval) -> Interval:
     return _UNKNOWN
 
 
+def _nonzero_divisor(b: Interval) -> Interval:
+    """Division by zero is undefined, so a program that divides by a non-negative `b` may take
+    `b >= 1` (the grid's sizes are such divisors: with a zero size no program runs)."""
+    return (max(b[0], 1), b[1]) if _at_least(b, 0) else b
+
+
 def _idiv(a: Interval, b: Interval) -> Interval:
-    if not (_at_least(a, 0) and _at_least(b, 1)):
+    b = _nonzero_divisor(b)
+    if not _at_least(b, 1) or a[0] is None:
         return _UNKNOWN
-    return (0 if b[1] is None else a[0] // b[1]), (None if a[1] is None else a[1] // b[0])
+    high = None if a[1] is None else max(a[1] // b[0], 0)
+    if a[0] >= 0:
+        return (0 if b[1] is None else a[0] // b[1]), high
+    # Truncation toward zero: a dividend above -divisor gives 0 at worst, as in (n - 1) // B.
+    return (0, high) if a[0] > -b[0] else _UNKNOWN
 
 
 def _irem(a: Interval, b: Interval) -> Interval:
+    b = _nonzero_divisor(b)
     if not (_at_least(a, 0) and _at_least(b, 1)):
         return _UNKNOWN
     return 0, _tighter_high(a[1], _add(b[1], -1))

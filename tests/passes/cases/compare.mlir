@@ -87,3 +87,27 @@ kernel @narrow(%out: buffer<i1>, %n: index) {
 // CHECK-NEXT: mem.store(%out, %5, %6)
 // CHECK-NEXT: %7 = arith.constant() {value = true} : i1
 // CHECK-NEXT: mem.store(%out, %1, %7)
+// -----
+// A program index unravelled over a grid of ceil-divided sizes is non-negative ((n - 1) // B is 0 at
+// worst, dividing by a size may assume it is not 0), and a remainder stays below its divisor.
+// RUN: ssa.canonicalize
+kernel @unravel(%out: buffer<i1>, %n: index, %m: index) attributes {meta = [["B", 32, 1024]]} {
+  %zero = arith.constant() {value = 0} : index
+  %one = arith.constant() {value = 1} : index
+  %b = index.meta() {name = "B"} : index
+  %pid = index.program_id() {axis = 0} : index
+  %n1 = arith.sub(%n, %one) : index
+  %q = arith.idiv(%n1, %b) : index
+  %blocks = arith.add(%q, %one) : index
+  %outer = arith.mul(%m, %blocks) : index
+  %row = arith.idiv(%pid, %outer) : index
+  %rest = arith.irem(%pid, %blocks) : index
+  %row_ok = arith.cmp(%row, %zero) {pred = "ge"} : i1
+  mem.store(%out, %pid, %row_ok)
+  %rest_ok = arith.cmp(%rest, %blocks) {pred = "lt"} : i1
+  mem.store(%out, %one, %rest_ok)
+}
+// CHECK-NOT: arith.cmp
+// CHECK: %2 = arith.constant() {value = true} : i1
+// CHECK-NEXT: mem.store(%out, %1, %2)
+// CHECK-NEXT: mem.store(%out, %0, %2)
