@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from compiler.errors import CompileError
+from compiler.passes.base import PassError
 
 
 def _defines(items: list[str]) -> dict[str, int]:
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         args.func(args)
-    except CompileError as error:
+    except (CompileError, PassError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0

@@ -72,6 +72,7 @@ def test_passes_lists_every_default_pass_with_its_category():
         (["compile", "missing.py"], "missing.py: no such file"),
         (["compile", str(PROGRAMS / "softmax.py")], "needs the constexpr keyword argument"),
         (["compile", str(PROGRAMS / "softmax.py"), "-D", "BLOCK_SIZE"], "write NAME=VALUE"),
+        (["compile", str(PROGRAMS / "matmul.py"), "-DBLOCK_SIZE_0=8"], "is outside [32, 1024]"),
     ],
 )
 def test_user_errors_say_what_to_do(args, message):
