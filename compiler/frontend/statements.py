@@ -210,8 +210,8 @@ class FunctionLowerer(ExpressionLowerer):
             return
         if test.type.shape:
             raise CompileError("`if` needs a scalar condition; for tiles use ntl.where(cond, a, b)")
-        assigned = _assigned_names(node.body) | _assigned_names(node.orelse)
-        names = sorted(n for n in assigned if self.carries(n))
+        assigned = _assigned_names(node.body + node.orelse)
+        names = [n for n in assigned if self.carries(n)]
         branches = []
         for statements in (node.body, node.orelse):
             block, saved = Block(), dict(self.env)
@@ -256,10 +256,11 @@ class FunctionLowerer(ExpressionLowerer):
         return result
 
 
-def _assigned_names(statements: list[ast.stmt]) -> set[str]:
-    names = set()
+def _assigned_names(statements: list[ast.stmt]) -> list[str]:
+    """Names assigned in `statements`, in order of first assignment (so the IR is deterministic)."""
+    names: dict[str, None] = {}
     for statement in statements:
         for node in ast.walk(statement):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-    return names
+                names.setdefault(node.id)
+    return list(names)
