@@ -4,6 +4,8 @@ check [PATHS]    audit the code (default: the configured paths)
 rules            list every code with what it catches and what to do instead
 traces FILE      audit pass traces saved as JSON: {"artifacts": {backend: {kernel: artifact}},
                  "targets": {backend: {"legal_ops": [...]}}}
+traces --suite   compile this repository's kernel suite for every backend and audit its traces
+                 (--backend NAME, --kernel NAME: only those; each may repeat)
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from audits.engine import AuditReport, NoFilesScanned, audit_project
 from audits.findings import Finding
 from audits.output import render_json, render_sarif, render_text
 from audits.trace import audit_traces
+from audits.trace.suite import audit_suite
 
 CLEAN, FINDINGS, CANNOT_AUDIT = 0, 1, 2
 
@@ -62,10 +65,15 @@ def _rules(arguments: argparse.Namespace) -> int:
 
 
 def _traces(arguments: argparse.Namespace) -> int:
-    document = json.loads(Path(arguments.file).read_text(encoding="utf-8"))
-    if not document.get("artifacts"):
-        raise ConfigError(f"{arguments.file} holds no artifacts")
-    findings = audit_traces(document["artifacts"], document.get("targets", {}))
+    if arguments.suite:
+        findings = audit_suite(arguments.backend, arguments.kernel)
+    elif arguments.backend or arguments.kernel:
+        raise ConfigError("--backend and --kernel select suite kernels: use them with --suite")
+    else:
+        document = json.loads(Path(arguments.file).read_text(encoding="utf-8"))
+        if not document.get("artifacts"):
+            raise ConfigError(f"{arguments.file} holds no artifacts")
+        findings = audit_traces(document["artifacts"], document.get("targets", {}))
     _write(arguments.output, _render(arguments.format, findings, None, Path.cwd()))
     return FINDINGS if findings else CLEAN
 
@@ -112,8 +120,12 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.add_argument("--output", "-o")
     rules.set_defaults(run=_rules)
-    traces = commands.add_parser("traces", help="audit pass traces saved as JSON")
-    traces.add_argument("file")
+    traces = commands.add_parser("traces", help="audit pass traces (saved as JSON, or the suite's)")
+    source = traces.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="traces saved as JSON")
+    source.add_argument("--suite", action="store_true", help="compile the suite and audit it")
+    traces.add_argument("--backend", action="append", help="with --suite: only this backend")
+    traces.add_argument("--kernel", action="append", help="with --suite: only this kernel")
     traces.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     traces.add_argument("--output", "-o")
     traces.set_defaults(run=_traces)

@@ -47,7 +47,9 @@ def audit_traces(
             pipelines[(backend, kernel)] = _pipeline(trace, backend)
             findings += check_entries(where, trace)
             findings += check_verified(where, trace)
-            findings += check_level(where, trace, decomposition_pass, high_level_dialects)
+            findings += check_level(
+                where, trace, decomposition_pass, high_level_dialects, legal_ops
+            )
             if legal_ops is None:
                 what = f"no target record with legal_ops for backend {backend}"
                 findings.append(finding(TRACE_INTEGRITY, where, 1, what, "target"))

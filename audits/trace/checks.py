@@ -68,18 +68,28 @@ def check_level(
     trace: Sequence,
     decomposition_pass: str,
     high_level_dialects: Sequence[str],
+    legal_ops=None,
 ) -> list[Finding]:
-    """After the decomposition pass, no op of a high-level dialect appears again."""
+    """From the decomposition pass on, no high-level op the target lacks (all of them when
+    `legal_ops` is None), and no high-level op that the decomposition's output did not have."""
     names = [read(entry, "pass", None) for entry in trace]
     if decomposition_pass not in names:
         return []
     start = names.index(decomposition_pass)
+    allowed = None
     for number, entry in enumerate(trace[start:], start + 1):
         ops = present_ops(read(entry, "op_counts", None), read(entry, "ir", None))
-        high = sorted(op for op in ops if op.split(".")[0] in high_level_dialects)
-        if high:
-            what = f"{', '.join(high)} present after {decomposition_pass} (at {names[number - 1]})"
-            return [finding(LEVEL_NEVER_RISES, where, number, what, ",".join(high))]
+        high = {op for op in ops if op.split(".")[0] in high_level_dialects}
+        lacking = sorted(high - set(legal_ops or ()))
+        if lacking:
+            what = f"{', '.join(lacking)} present after {decomposition_pass} "
+            what += f"(at {names[number - 1]}), and the target lacks it"
+            return [finding(LEVEL_NEVER_RISES, where, number, what, ",".join(lacking))]
+        risen = sorted(high - allowed) if allowed is not None else []
+        if risen:
+            what = f"{names[number - 1]} brought back {', '.join(risen)} after {decomposition_pass}"
+            return [finding(LEVEL_NEVER_RISES, where, number, what, ",".join(risen))]
+        allowed = high if allowed is None else allowed & high
     return []
 
 

@@ -21,7 +21,8 @@ VERIFIED_AFTER_EACH_PASS = RuleInfo(
 LEVEL_NEVER_RISES = RuleInfo(
     code="LWT003",
     name="level-never-rises",
-    summary="no high-level op (linalg.*) after decomposition",
+    summary="after decomposition, no high-level op (linalg.*) the target lacks, and none that "
+    "the decomposition's output did not have",
     fix="decompose high-level ops once, in the decomposition pass; later passes emit only "
     "lower-level generic ops",
 )

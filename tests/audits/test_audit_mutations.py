@@ -1,8 +1,9 @@
 """Mutation test: each kind of violation, planted into a copy of real emitter code, is caught.
 
 Plants go into the first function that takes an argument (statements) or at the end of the module
-(definitions), so any emitter module can be a host: add the compiler's backend modules to HOSTS
-once they exist.
+(definitions), so any module can be a host. Hosts are the fixture project's emitter, audited with
+its configuration, and the compiler's own backend and decomposition code, audited with this
+repository's `[tool.lowering-audit]`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,23 @@ from audits.config import load_config
 from audits.engine import audit_source
 from audits.op_registry import load_registry_ops
 
-HOSTS = [FIXTURE_PROJECT / "minicc" / "emitter.py"]
-CONFIG = load_config(FIXTURE_PROJECT / "pyproject.toml")
-REGISTRY, _ = load_registry_ops(CONFIG)
+FIXTURE_CONFIG = load_config(FIXTURE_PROJECT / "pyproject.toml")
+REPOSITORY_CONFIG = load_config(REPOSITORY / "pyproject.toml")
+BACKEND_SPECIFIC = frozenset({"LWA006"})  # a backend's own folder may name its backend
+
+# (host, its configuration, codes its configuration does not apply there)
+HOSTS = [
+    (FIXTURE_PROJECT / "minicc" / "emitter.py", FIXTURE_CONFIG, frozenset()),
+    (REPOSITORY / "compiler" / "backends" / "emitter.py", REPOSITORY_CONFIG, frozenset()),
+    (REPOSITORY / "compiler" / "backends" / "lowering.py", REPOSITORY_CONFIG, frozenset()),
+    (REPOSITORY / "compiler" / "passes" / "decompose_linalg.py", REPOSITORY_CONFIG, frozenset()),
+    (
+        REPOSITORY / "compiler" / "backends" / "triton" / "target.py",
+        REPOSITORY_CONFIG,
+        BACKEND_SPECIFIC,
+    ),
+]
+_REGISTRIES = {}
 
 # (code, where, snippet); {arg} is the host function's first argument
 PLANTS = [
@@ -47,8 +62,11 @@ PLANTS = [
     ("LWA004", "function", 'template = open("kernels/matmul.cu.tpl").read()\n'),
     ("LWA005", "function", 'fused = "nt.flash_attention"\n'),
     ("LWA005", "function", 'legal = "math.tanh"\n'),
+    ("LWA005", "function", 'fused = "linalg.softmax"\n'),
+    ("LWA005", "module", 'FUSION_PASS = "ssa.fuse_attention"\n'),
     ("LWA006", "function", 'if getattr({arg}, "backend", "") == "cuda":\n    return None\n'),
     ("LWA006", "function", "if isinstance({arg}, CudaTarget):\n    return None\n"),
+    ("LWA006", "function", 'if {arg}.name == "triton":\n    return None\n'),
 ]
 
 
@@ -79,20 +97,51 @@ def plant(source: str, where: str, snippet: str) -> str:
     return planted
 
 
-def _audit(source: str, host) -> list:
-    path = host.relative_to(CONFIG.root).as_posix()
-    return audit_source(source, CONFIG, path, REGISTRY)
+def _registry(config):
+    if config.root not in _REGISTRIES:
+        ops, problem = load_registry_ops(config)
+        assert problem is None, problem
+        _REGISTRIES[config.root] = ops
+    return _REGISTRIES[config.root]
 
 
-@pytest.mark.parametrize("host", HOSTS, ids=lambda host: host.relative_to(REPOSITORY).as_posix())
-def test_hosts_are_clean(host):
-    assert _audit(host.read_text(), host) == []
+def _audit(source: str, host, config) -> list:
+    path = host.relative_to(config.root).as_posix()
+    return audit_source(source, config, path, _registry(config))
 
 
-@pytest.mark.parametrize("host", HOSTS, ids=lambda host: host.name)
-@pytest.mark.parametrize(("code", "where", "snippet"), PLANTS)
-def test_planted_violation_is_caught(host, code: str, where: str, snippet: str):
-    original = {(f.code, f.subject) for f in _audit(host.read_text(), host)}
+def _new_codes(host, config, where: str, snippet: str) -> set[str]:
+    original = {(f.code, f.subject) for f in _audit(host.read_text(), host, config)}
     mutated = plant(host.read_text(), where, snippet)
-    new = [f for f in _audit(mutated, host) if (f.code, f.subject) not in original]
-    assert code in {f.code for f in new}, mutated
+    return {f.code for f in _audit(mutated, host, config) if (f.code, f.subject) not in original}
+
+
+def _cases(exempt: bool) -> list:
+    """(host, config, code, where, snippet) for each plant its host's configuration applies to
+    (or, with `exempt`, does not apply to)."""
+    return [
+        pytest.param(
+            host, config, *planted, id=f"{host.relative_to(REPOSITORY)}-{planted[0]}-{number}"
+        )
+        for host, config, exempt_codes in HOSTS
+        for number, planted in enumerate(PLANTS)
+        if (planted[0] in exempt_codes) == exempt
+    ]
+
+
+@pytest.mark.parametrize(
+    ("host", "config"),
+    [pytest.param(host, config, id=str(host.relative_to(REPOSITORY))) for host, config, _ in HOSTS],
+)
+def test_hosts_are_clean(host, config):
+    assert _audit(host.read_text(), host, config) == []
+
+
+@pytest.mark.parametrize(("host", "config", "code", "where", "snippet"), _cases(exempt=False))
+def test_planted_violation_is_caught(host, config, code: str, where: str, snippet: str):
+    assert code in _new_codes(host, config, where, snippet)
+
+
+@pytest.mark.parametrize(("host", "config", "code", "where", "snippet"), _cases(exempt=True))
+def test_a_plant_its_configuration_exempts_stays_quiet(host, config, code, where, snippet):
+    assert code not in _new_codes(host, config, where, snippet)

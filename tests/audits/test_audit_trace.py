@@ -40,10 +40,11 @@ LEGAL = frozenset({"index.program_id", "mem.load", "mem.store", "arith.mul", "re
 TARGETS = {backend: SimpleNamespace(legal_ops=LEGAL) for backend in ("triton", "cuda")}
 
 
-def _artifact(backend: str) -> dict:
+def _artifact(backend: str, decomposed_at: int = 4) -> dict:
+    """The pipeline's trace; the IR has a `linalg.dot` before pass number `decomposed_at`."""
     entries, before = [], Counter()
     for number, (name, category) in enumerate(PIPELINE):
-        ir = HIGH_IR if number < 4 else LOW_IR
+        ir = HIGH_IR if number < decomposed_at else LOW_IR
         counts = ops_in_ir(ir)
         delta = {op: counts[op] - before[op] for op in counts | before if counts[op] != before[op]}
         entries.append(
@@ -55,18 +56,21 @@ def _artifact(backend: str) -> dict:
                 "op_counts": dict(counts),
                 "op_count_delta": delta if number else {},
                 "seconds": 0.001,
-                "changed": number == 4,
+                "changed": number == decomposed_at,
                 "verified": True,
             }
         )
         before = counts
-    digest = hashlib.sha256(LOW_IR.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(ir.encode("utf-8")).hexdigest()
     source = f"# ssa-sha256: {digest}\n@triton.jit\ndef k(a, b, c):\n    pass\n"
-    return {"trace": entries, "ssa": LOW_IR, "source": source, "backend": backend}
+    return {"trace": entries, "ssa": ir, "source": source, "backend": backend}
 
 
-def _artifacts() -> dict:
-    return {b: {k: _artifact(b) for k in ("matmul", "softmax")} for b in ("triton", "cuda")}
+def _artifacts(decomposed_at: int = 4) -> dict:
+    return {
+        b: {k: _artifact(b, decomposed_at) for k in ("matmul", "softmax")}
+        for b in ("triton", "cuda")
+    }
 
 
 def _codes_at(findings) -> set[tuple[str, str]]:
@@ -144,6 +148,23 @@ def test_linalg_after_decomposition_raises_the_level(where: str):
         entry["ir"] = HIGH_IR
     findings = [f for f in audit_traces(artifacts, TARGETS) if f.code == "LWT003"]
     assert [(f.path, f.line) for f in findings] == [("trace/cuda/matmul", 6)]
+
+
+def test_a_target_with_dots_may_keep_them_but_not_bring_them_back():
+    with_dot = {b: SimpleNamespace(legal_ops=LEGAL | {"linalg.dot"}) for b in TARGETS}
+    assert audit_traces(_artifacts(decomposed_at=len(PIPELINE)), with_dot) == []
+    artifacts = _artifacts()
+    artifacts["cuda"]["matmul"]["trace"][5]["ir"] = HIGH_IR
+    findings = [f for f in audit_traces(artifacts, with_dot) if f.code == "LWT003"]
+    assert [(f.path, f.line, f.subject) for f in findings] == [
+        ("trace/cuda/matmul", 6, "linalg.dot")
+    ]
+    assert "ssa.lower_memory_scopes brought back linalg.dot" in findings[0].message
+
+
+def test_a_target_without_dots_must_lose_them_at_decomposition():
+    findings = audit_traces(_artifacts(decomposed_at=len(PIPELINE)), TARGETS)
+    assert {(f.code, f.line) for f in findings} == {("LWT003", 5), ("LWT004", 7)}
 
 
 def test_ops_the_target_lacks_after_intrinsic_lowering():
