@@ -16,8 +16,8 @@ from compiler.dsl.dtype import uint8 as uint8
 from compiler.dsl.dtype import uint16 as uint16
 from compiler.dsl.dtype import uint32 as uint32
 from compiler.dsl.dtype import uint64 as uint64
+from compiler.dsl.make import jit as jit
+from compiler.dsl.make import make as make
 from compiler.dsl.symbol import Symbol as Symbol
 from compiler.dsl.symbol import block_size as block_size
 from compiler.dsl.tensor import Tensor as Tensor
-from compiler.frontend.handle import jit as jit
-from compiler.frontend.handle import make as make

@@ -142,15 +142,20 @@ class Accessor:
         operands = [ref.param.buffer, offsets, value] + ([mask] if mask is not None else [])
         self.b.create("mem.store", operands)
 
-    def offsets(self, param: Param, dim: int | None) -> Index:
-        """`x.offsets(dim)`: the source indices along `dim` of the last tile `x` accessed."""
-        if param.last_access is None:
-            raise CompileError(
-                f"{param.name}.offsets() needs an earlier load or store of {param.name}"
-            )
-        source_indices, _ = views.resolve(param.arranged, param.last_access, self.domain)
+    def offsets(self, ref: TensorRef, dim: int | None) -> Index:
+        """`x.offsets(dim)`: the source indices along `dim` of the tile `x` names, or, when `x`
+        still needs middle-level indices, of the last tile of `x` accessed (as NineToothed)."""
+        param = ref.param
         if dim is None:
             raise CompileError(f"call {param.name}.offsets(dim) with a source dimension")
+        if len(ref.indices) == sum(t.ndim for t in param.levels[1:-1]):
+            param.last_access = self.level_indices(ref)
+        if param.last_access is None:
+            raise CompileError(
+                f"{param.name}.offsets() needs the tile's indices: write {param.name}[i].offsets"
+                f"({dim}), or load {param.name}[i] first"
+            )
+        source_indices, _ = views.resolve(param.arranged, param.last_access, self.domain)
         index = source_indices[dim]
         if not isinstance(index, Value):
             return index

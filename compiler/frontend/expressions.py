@@ -210,7 +210,7 @@ class ExpressionLowerer:
             source = param.arranged.source
             return TensorInfo(source, accessor.shape_of(source), element)
         if attr == "offsets":
-            return BoundMethod("offsets", lambda dim=None: accessor.offsets(param, dim))
+            return BoundMethod("offsets", lambda dim=None: accessor.offsets(ref, dim))
         if attr == "stride":
             return BoundMethod("stride", lambda dim: param.strides[dim])
         raise CompileError(

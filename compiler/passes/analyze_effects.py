@@ -17,12 +17,13 @@ class AnalyzeEffects(Pass):
     description = "record the buffer arguments loaded (reads) and stored (writes) on the kernel"
 
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
-        effects = {
-            "reads": sorted({op.operands[0].name for op in kernel.walk() if op.name == "mem.load"}),
-            "writes": sorted(
-                {op.operands[0].name for op in kernel.walk() if op.name == "mem.store"}
-            ),
-        }
+        effects = {"reads": _buffers(kernel, "mem.load"), "writes": _buffers(kernel, "mem.store")}
         before = {key: kernel.attrs.get(key) for key in effects}
         kernel.attrs.update(effects)
         return before != effects
+
+
+def _buffers(kernel: Kernel, op_name: str) -> list[str]:
+    """Buffer arguments used by `op_name`, in argument order (so renaming changes only names)."""
+    used = {op.operands[0] for op in kernel.walk() if op.name == op_name}
+    return [arg.name for arg in kernel.args if arg in used]

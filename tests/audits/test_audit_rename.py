@@ -22,8 +22,6 @@ from compiler.checking import build
 from compiler.suite import SUITE, SuiteKernel, load_program
 
 _SSA_HASH = re.compile(r"ssa-sha256: [0-9a-f]{64}")
-# Set-valued kernel attributes, which ssa.analyze_effects lists in the names' alphabetical order.
-_NAME_SETS = re.compile(r"\b(reads|writes) = \[([^\]]*)\]")
 
 
 def _emitted(artifact, mapping: dict[str, str] | None = None) -> dict[str, object]:
@@ -32,8 +30,7 @@ def _emitted(artifact, mapping: dict[str, str] | None = None) -> dict[str, objec
 
     def text(value: object) -> str:
         value = _SSA_HASH.sub("ssa-sha256: <hash>", str(value))
-        value = restore_names(value, mapping) if mapping else value
-        return _NAME_SETS.sub(lambda m: f"{m[1]} = [{', '.join(sorted(m[2].split(', ')))}]", value)
+        return restore_names(value, mapping) if mapping else value
 
     fields = ("initial_ssa", "ssa", "source", "grid", "args", "schedule")
     return {field: text(getattr(artifact, field)) for field in fields}

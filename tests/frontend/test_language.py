@@ -173,3 +173,21 @@ def test_a_lambda_application_is_refused_with_its_location():
     x = positive(5)
     with pytest.raises(CompileError, match=r"test_language.py:\d+: .* is not a `def` function"):
         kernel(x, torch.empty_like(x))
+
+
+def offsets_first_app(x, output):
+    inside = x.offsets(-1)[None, :] < x.source.shape[-1]
+    output = ntl.sum(ntl.where(inside, x, 0.0), 1)  # noqa: F841
+
+
+def test_offsets_before_any_load_names_the_tile_itself():
+    block = Symbol("ROW_BLOCK", constexpr=True)
+    kernel = ninetoothed.make(
+        lambda x, output: (x.tile((1, block)), output.tile((1,))),
+        offsets_first_app,
+        (Tensor(2), Tensor(1)),
+    )
+    x = torch.randn(5, 45)
+    out = torch.full((5,), float("nan"))
+    kernel(x, out, ROW_BLOCK=64)
+    torch.testing.assert_close(out, x.sum(1), rtol=1e-5, atol=1e-5)

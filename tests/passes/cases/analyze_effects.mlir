@@ -1,4 +1,4 @@
-// The buffers loaded and stored are recorded on the kernel, sorted by name.
+// The buffers loaded and stored are recorded on the kernel, in argument order.
 // RUN: ssa.analyze_effects
 kernel @effects(%z: buffer<f32>, %a: buffer<f32>, %b: buffer<f32>, %unused: buffer<f32>) {
   %zero = arith.constant() {value = 0} : index
@@ -8,4 +8,4 @@ kernel @effects(%z: buffer<f32>, %a: buffer<f32>, %b: buffer<f32>, %unused: buff
   mem.store(%b, %zero, %s)
   mem.store(%a, %zero, %s)
 }
-// CHECK: kernel @effects(%z: buffer<f32>, %a: buffer<f32>, %b: buffer<f32>, %unused: buffer<f32>) attributes {reads = ["a", "z"], writes = ["a", "b"]} {
+// CHECK: kernel @effects(%z: buffer<f32>, %a: buffer<f32>, %b: buffer<f32>, %unused: buffer<f32>) attributes {reads = ["z", "a"], writes = ["a", "b"]} {
