@@ -73,70 +73,45 @@ def _attention_reference(is_causal):
     return reference
 
 
-def _attention(name, is_causal):
+def _dot_kernel(name, program_name, make_args, reference, output, **fields):
+    """A dot-based entry: its output index, the matmul blocks, and tolerances for TF32 dots."""
+    fields.setdefault("arrangement_kwargs", _BLOCKS)
     return SuiteKernel(
         name=name,
-        path=program("flash_attention"),
-        make_args=_attention_args,
-        reference=_attention_reference(is_causal),
-        outputs=(4,),
-        call_kwargs={"is_causal": is_causal},
-        arrangement_kwargs=_ATTENTION_BLOCKS,
+        path=program(program_name),
+        make_args=make_args,
+        reference=reference,
+        outputs=(output,),
         rtol=1e-2,
         atol=1e-2,
+        **fields,
+    )
+
+
+def _attention(name, is_causal):
+    return _dot_kernel(
+        name,
+        "flash_attention",
+        _attention_args,
+        _attention_reference(is_causal),
+        4,
+        call_kwargs={"is_causal": is_causal},
+        arrangement_kwargs=_ATTENTION_BLOCKS,
     )
 
 
 KERNELS = (
-    SuiteKernel(
-        name="matmul",
-        path=program("matmul"),
-        make_args=_matmul_args(torch.float32),
-        reference=_matmul_reference,
-        outputs=(2,),
-        arrangement_kwargs=_BLOCKS,
-        rtol=1e-2,
-        atol=1e-2,
-    ),
-    SuiteKernel(
-        name="matmul_fp16",
-        path=program("matmul"),
-        make_args=_matmul_args(torch.float16),
-        reference=_matmul_reference,
-        outputs=(2,),
-        arrangement_kwargs=_BLOCKS,
-        rtol=1e-2,
-        atol=1e-2,
-    ),
-    SuiteKernel(
-        name="addmm",
-        path=program("addmm"),
-        make_args=_addmm_args,
-        reference=_addmm_reference,
-        outputs=(5,),
-        arrangement_kwargs=_BLOCKS,
-        rtol=1e-2,
-        atol=1e-2,
-    ),
-    SuiteKernel(
-        name="bmm",
-        path=program("bmm"),
-        make_args=_bmm_args,
-        reference=lambda args: [torch.bmm(args[0], args[1])],
-        outputs=(2,),
-        arrangement_kwargs=_BLOCKS,
-        rtol=1e-2,
-        atol=1e-2,
-    ),
-    SuiteKernel(
-        name="conv2d",
-        path=program("conv2d"),
-        make_args=_conv2d_args,
-        reference=lambda args: [F.conv2d(args[0], args[1], **_CONV)],
-        outputs=(2,),
+    _dot_kernel("matmul", "matmul", _matmul_args(torch.float32), _matmul_reference, 2),
+    _dot_kernel("matmul_fp16", "matmul", _matmul_args(torch.float16), _matmul_reference, 2),
+    _dot_kernel("addmm", "addmm", _addmm_args, _addmm_reference, 5),
+    _dot_kernel("bmm", "bmm", _bmm_args, lambda args: [torch.bmm(args[0], args[1])], 2),
+    _dot_kernel(
+        "conv2d",
+        "conv2d",
+        _conv2d_args,
+        lambda args: [F.conv2d(args[0], args[1], **_CONV)],
+        2,
         arrangement_kwargs={**_CONV, **_CONV_BLOCKS},
-        rtol=1e-2,
-        atol=1e-2,
     ),
     _attention("flash_attention", is_causal=False),
     _attention("flash_attention_causal", is_causal=True),
