@@ -58,14 +58,13 @@ class Arith:
             return x
         return self.b.value("arith.cast", x, dtype=dtype)
 
-    def unify(self, *xs: Operand, dtype: str | None = None) -> list[Value]:
-        """Constants for Python scalars, one dtype (given or promoted), one broadcast shape."""
+    def unify(self, *xs: Operand) -> list[Value]:
+        """Constants for Python scalars, one promoted dtype, one broadcast shape."""
         anchor = next((x for x in xs if isinstance(x, Value)), None)
         values = [self.as_value(x, anchor) for x in xs]
-        if dtype is None:
-            dtype = values[0].type.dtype
-            for v in values[1:]:
-                dtype = promote(dtype, v.type.dtype)
+        dtype = values[0].type.dtype
+        for v in values[1:]:
+            dtype = promote(dtype, v.type.dtype)
         shape = broadcast_shape(*(v.type for v in values))
         return [self.b.broadcast_to(self.cast(v, dtype), shape) for v in values]
 

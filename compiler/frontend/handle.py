@@ -8,10 +8,12 @@ import numbers
 
 import torch
 
+from compiler.backends.lowering import lower_unified_ssa_artifact
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
+from compiler.runtime import launch
 
 
 class KernelHandle:
@@ -111,8 +113,6 @@ class KernelHandle:
         return constexprs, metas
 
     def compile_specs(self, specs: list[ArgSpec], constexprs: dict, metas: dict):
-        from compiler.backends.lowering import lower_unified_ssa_artifact
-
         key = (tuple(specs), tuple(sorted(constexprs.items())), tuple(sorted(metas.items())))
         if key not in self._artifacts:
             kernel = build_kernel(
@@ -142,8 +142,6 @@ class KernelHandle:
         return self.compile_specs(specs, constexprs, metas)
 
     def __call__(self, *args, **kwargs):
-        from compiler.runtime import launch
-
         args, kwargs = self._bind_arguments(args, dict(kwargs))
         artifact = self.compile(*args, **kwargs)
         bindings = {}
