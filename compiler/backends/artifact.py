@@ -13,6 +13,7 @@ from compiler.ir import BufferType, Kernel, print_kernel
 @dataclass(frozen=True)
 class Artifact:
     backend: str
+    device: str  # "cpu" or "cuda": the target the source was lowered for
     kernel_name: str
     source: str
     ssa: str  # the final IR text, the one `source` was emitted from
@@ -42,6 +43,7 @@ def build_artifact(
     ssa = print_kernel(kernel)
     return Artifact(
         backend=target.name,
+        device=target.device,
         kernel_name=kernel.name,
         source=emit(kernel, target),
         ssa=ssa,

@@ -20,11 +20,12 @@ def lower_unified_ssa_artifact(
     kernel: Kernel,
     backend: str,
     *,
+    device: str = "cpu",
     options: dict | None = None,
     pipeline: str | Sequence[Pass] | None = None,
 ) -> Artifact:
     """`pipeline`: a pipeline string or pass instances; the backend's default pipeline if None."""
-    target = get_target(backend)
+    target = get_target(backend, device)
     initial_ssa = print_kernel(kernel)
     work = parse_kernel(initial_ssa)
     if pipeline is None:

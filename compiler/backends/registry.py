@@ -1,5 +1,6 @@
-"""The backends by name. A backend is a package `compiler/backends/<name>/` exporting `TARGET`, its
-Target record; every such package is found here, so adding a backend adds a folder, not a branch."""
+"""The backends by name and device. A backend is a package `compiler/backends/<name>/` exporting
+`TARGETS`, its Target record per device ("cpu", "cuda"); every such package is found here, so adding
+a backend adds a folder, not a branch."""
 
 from __future__ import annotations
 
@@ -9,22 +10,34 @@ import pkgutil
 from compiler.backends.target import Target
 
 
-def _discover() -> dict[str, Target]:
+def _discover() -> dict[tuple[str, str], Target]:
     package = importlib.import_module("compiler.backends")
     targets = {}
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg:
-            target = importlib.import_module(f"{package.__name__}.{module.name}").TARGET
-            targets[target.name] = target
+            backend = importlib.import_module(f"{package.__name__}.{module.name}")
+            for device, target in backend.TARGETS.items():
+                if target.device != device:
+                    raise ValueError(
+                        f"compiler/backends/{module.name}: TARGETS[{device!r}] is for device "
+                        f"{target.device!r}; key each record by its own device"
+                    )
+                targets[target.name, device] = target
     return targets
 
 
-TARGETS: dict[str, Target] = _discover()
+DEVICE_TARGETS: dict[tuple[str, str], Target] = _discover()
+# The records for this machine's CPU: what the test suite and the audits run.
+TARGETS: dict[str, Target] = {
+    name: t for (name, device), t in DEVICE_TARGETS.items() if device == "cpu"
+}
 
 
-def get_target(name: str) -> Target:
+def get_target(name: str, device: str = "cpu") -> Target:
     try:
-        return TARGETS[name]
+        return DEVICE_TARGETS[name, device]
     except KeyError:
+        devices = sorted(d for n, d in DEVICE_TARGETS if n == name)
         known = ", ".join(sorted(TARGETS))
-        raise KeyError(f"no backend named {name!r}; known backends: {known}") from None
+        problem = f"has targets for {devices} only" if devices else f"is unknown (known: {known})"
+        raise KeyError(f"backend {name!r} for device {device!r}: the backend {problem}") from None

@@ -36,7 +36,8 @@ def _frozen(mapping: Mapping) -> Mapping:
 
 @dataclass(frozen=True)
 class Target:
-    name: str
+    name: str  # the backend (language)
+    device: str  # where its output runs: "cpu" or "cuda"
     legal_ops: frozenset[str]
     spelling: Mapping[str, Spelling]
     dtype_spelling: Mapping[str, str]

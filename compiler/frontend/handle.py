@@ -24,12 +24,16 @@ class KernelHandle:
         tensors,
         *,
         backend: str = "triton",
+        device: str | None = None,
         kernel_name: str | None = None,
         num_warps: int | None = None,
         num_stages: int | None = None,
     ):
         self.application = application
         self.backend = backend
+        # The accelerator when there is one, else the CPU (every backend has a CPU form).
+        accelerator = torch.accelerator.current_accelerator()
+        self.device = device or (accelerator.type if accelerator else "cpu")
         self.kernel_name = kernel_name or application.__name__
         self.schedule_options = {
             k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if v
@@ -119,7 +123,9 @@ class KernelHandle:
                 self.kernel_name, self.application, self.arranged, specs, constexprs
             )
             options = {**self.schedule_options, **metas}
-            self._artifacts[key] = lower_unified_ssa_artifact(kernel, self.backend, options=options)
+            self._artifacts[key] = lower_unified_ssa_artifact(
+                kernel, self.backend, device=self.device, options=options
+            )
         self.last = self._artifacts[key]
         return self.last
 
@@ -181,7 +187,8 @@ def make(arrangement, application, tensors, *, backend: str = "triton", caller="
     """NineToothed's `make`: integrate an arrangement and an application into a kernel."""
     if caller != "torch":
         raise CompileError(f"caller={caller!r} is not supported; kernels are called from torch")
-    unsupported = set(options) - {"kernel_name", "num_warps", "num_stages", "max_num_configs"}
+    allowed = {"kernel_name", "device", "num_warps", "num_stages", "max_num_configs"}
+    unsupported = set(options) - allowed
     if unsupported:
         raise CompileError(f"make() got unknown options {sorted(unsupported)}")
     options.pop("max_num_configs", None)

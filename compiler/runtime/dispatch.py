@@ -7,10 +7,7 @@ import importlib
 from collections.abc import Mapping
 
 from compiler.backends.artifact import Artifact
-
-
-class LaunchError(ValueError):
-    """Bindings that do not fit the artifact's arguments; names the argument and what it needs."""
+from compiler.runtime.bindings import LaunchError
 
 
 def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:

@@ -117,7 +117,7 @@ def test_dots_must_go_where_the_target_decomposes_them(compiled):
 def test_a_target_that_lacks_dots_gets_them_decomposed(monkeypatch, backend):
     target = TARGETS[backend]
     without_dot = dataclasses.replace(target, legal_ops=target.legal_ops - {"linalg.dot"})
-    monkeypatch.setitem(backend_registry.TARGETS, backend, without_dot)
+    monkeypatch.setitem(backend_registry.DEVICE_TARGETS, (backend, "cpu"), without_dot)
     kernel = SUITE["matmul"]
     artifact = build(kernel, backend).compile(*kernel.make_args(0), **kernel.call_kwargs)
     assert "linalg." not in artifact.ssa

@@ -53,5 +53,8 @@ def test_record_is_immutable():
 
 def test_registry():
     assert get_target("triton") is TRITON is TARGETS["triton"]
-    with pytest.raises(KeyError, match="known backends: triton"):
+    assert get_target("triton", "cuda").device == "cuda"
+    with pytest.raises(KeyError, match=r"is unknown \(known: .*triton"):
         get_target("fortran")
+    with pytest.raises(KeyError, match=r"has targets for \['cpu', 'cuda'\] only"):
+        get_target("triton", "tpu")

@@ -5,6 +5,6 @@ a pipeline names that pass.
 """
 
 from compiler.backends.triton.schedule import OptimizeSchedule
-from compiler.backends.triton.target import TARGET
+from compiler.backends.triton.target import TARGET, TARGETS
 
-__all__ = ["TARGET", "OptimizeSchedule"]
+__all__ = ["TARGET", "TARGETS", "OptimizeSchedule"]

@@ -7,6 +7,8 @@ builtin), `index.meta` (bound by the schedule). `index` values are Triton's nati
 
 from __future__ import annotations
 
+import dataclasses
+
 from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
@@ -83,6 +85,7 @@ _MATH_DTYPES = frozenset({"f32", "f64"})  # tl.exp & co. reject f16/bf16: a pass
 
 TARGET = Target(
     name="triton",
+    device="cpu",
     legal_ops=frozenset(SPELLING) | STRUCTURED_OPS,
     spelling=SPELLING,
     dtype_spelling=_DTYPES,
@@ -111,3 +114,6 @@ TARGET = Target(
         "linalg.dot": frozenset({"i8", "u8", "f16", "bf16", "f32", "f64"}),
     },
 )
+
+# One language for both devices: on a GPU the same source is compiled instead of interpreted.
+TARGETS = {"cpu": TARGET, "cuda": dataclasses.replace(TARGET, device="cuda")}

@@ -1,0 +1,68 @@
+"""Checks shared by every launcher: each kernel argument is bound, to a tensor of the right element
+type on the artifact's device, or to a Python number that fits the argument's kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import torch
+
+from compiler.backends.artifact import Artifact
+from compiler.runtime.grid import evaluate_grid
+
+
+class LaunchError(ValueError):
+    """Bindings that do not fit the artifact's arguments; names the argument and what it needs."""
+
+
+TORCH_DTYPES = {
+    torch.bool: "i1",
+    torch.int8: "i8",
+    torch.int16: "i16",
+    torch.int32: "i32",
+    torch.int64: "i64",
+    torch.uint8: "u8",
+    torch.uint16: "u16",
+    torch.uint32: "u32",
+    torch.uint64: "u64",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.float32: "f32",
+    torch.float64: "f64",
+}
+
+
+def check_bindings(artifact: Artifact, bindings: Mapping[str, object], device: str) -> None:
+    """`device`: where the tensors must live ("cpu" or "cuda") for this launch."""
+    for name, kind in artifact.args:
+        where = f"@{artifact.kernel_name} argument {name!r}"
+        if name not in bindings:
+            names = ", ".join(name for name, _ in artifact.args)
+            raise LaunchError(f"{where} is not bound; bind every argument: {names}")
+        value, dtype = bindings[name], artifact.arg_dtypes[name]
+        if kind == "buffer":
+            if not isinstance(value, torch.Tensor):
+                raise LaunchError(f"{where} needs a tensor of {dtype}, got {type(value).__name__}")
+            if TORCH_DTYPES.get(value.dtype) != dtype:
+                raise LaunchError(f"{where} needs {dtype} elements, got {value.dtype}; convert it")
+            if value.device.type != device:
+                raise LaunchError(
+                    f"{where} is on {value.device} but this {artifact.backend} kernel runs on "
+                    f"{device}; move the tensor there (or compile for device={value.device.type!r})"
+                )
+        elif not _fits(value, kind):
+            raise LaunchError(f"{where} needs a Python {kind} number, got {value!r}")
+
+
+def grid_size(artifact: Artifact, bindings: Mapping[str, object]) -> int:
+    """The number of programs for these bindings (meta values come from the schedule)."""
+    numbers = {k: v for k, v in bindings.items() if isinstance(v, int) and not isinstance(v, bool)}
+    return evaluate_grid(artifact.grid, {**artifact.schedule, **numbers})
+
+
+def _fits(value: object, dtype: str) -> bool:
+    if dtype == "i1":
+        return isinstance(value, bool)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return isinstance(value, int) or dtype.startswith(("f", "bf"))
