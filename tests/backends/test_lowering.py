@@ -65,5 +65,5 @@ def test_explicit_pipeline_string():
 
 
 def test_unknown_backend():
-    with pytest.raises(KeyError, match="backend 'fortran' for device 'cpu': the backend is unknown"):
+    with pytest.raises(KeyError, match="'fortran' for device 'cpu': the backend is unknown"):
         lower_unified_ssa_artifact(load_ir("masked_add"), "fortran")
