@@ -14,9 +14,10 @@ from compiler.backends.naming import Namer
 from compiler.backends.target import OpText, Target
 from compiler.ir.core import Block, Kernel, Operation, Value
 from compiler.ir.printer import print_kernel
-from compiler.ir.types import BufferType
+from compiler.ir.types import ArrayType, BufferType
 
 STRUCTURED_OPS = frozenset({"scf.for", "scf.if", "scf.yield"})
+REGION_OPS = {"scf.grid": "grid_open", "scf.parallel": "parallel_open"}  # op -> Syntax field
 
 
 class EmitError(Exception):
@@ -51,15 +52,32 @@ class _Emitter:
                 f"kernel name @{self.kernel.name} is reserved in target {self.target.name!r}; "
                 "rename the kernel"
             )
-        params = ", ".join(self.define_name(v, v.name) for v in self.kernel.args)
+        params = ", ".join(self.param(v) for v in self.kernel.args)
         opening = syntax.kernel_open
         self.lines += [line.format(name=self.kernel.name, params=params) for line in opening]
         for value in self.kernel.args:
-            if syntax.to_value and not isinstance(value.type, BufferType):
-                name = self.names[value]
-                self.define(1, name, syntax.to_value.format(name=name))
+            name, dtype = self.names[value], self.target.dtype(value.type.dtype)
+            if isinstance(value.type, BufferType):
+                for line in syntax.param_prologue:
+                    self.write(1, line.format(name=name, dtype=dtype))
+            elif syntax.to_value:
+                self.define(1, name, syntax.to_value.format(name=name), value.type.dtype)
         self.block(self.kernel.body, 1, targets=[])
+        self.close(0)
         return "\n".join(self.lines) + "\n"
+
+    def param(self, value: Value) -> str:
+        name = self.define_name(value, value.name)
+        form = (
+            self.syntax.buffer_param
+            if isinstance(value.type, BufferType)
+            else self.syntax.scalar_param
+        )
+        return form.format(name=name, dtype=self.target.dtype(value.type.dtype))
+
+    def close(self, depth: int) -> None:
+        if self.syntax.block_close:
+            self.write(depth, self.syntax.block_close)
 
     def fail(self, op: Operation, problem: str, fix: str) -> EmitError:
         where = f"op #{self.position} ({op.name}) in @{self.kernel.name}"
@@ -72,8 +90,9 @@ class _Emitter:
     def write(self, depth: int, line: str) -> None:
         self.lines.append(self.syntax.indent * depth + line)
 
-    def define(self, depth: int, name: str, expr: str) -> None:
-        self.write(depth, self.syntax.define.format(name=name, expr=expr))
+    def define(self, depth: int, name: str, expr: str, dtype: str) -> None:
+        type_ = self.target.dtype(dtype)
+        self.write(depth, self.syntax.define.format(name=name, expr=expr, type=type_))
 
     def block(self, block: Block, depth: int, targets: list[str]) -> None:
         """The block's ops, then its `scf.yield` operands assigned to `targets`."""
@@ -83,22 +102,24 @@ class _Emitter:
             if op.name != "scf.yield":
                 self.op(op, depth)
         if block.terminator is not None:
-            self.assign(targets, [self.names[v] for v in block.terminator.operands], depth)
+            self.assign(targets, list(block.terminator.operands), depth)
         if len(self.lines) == start:
             self.write(depth, self.syntax.empty_block)
 
-    def assign(self, targets: list[str], sources: list[str], depth: int) -> None:
+    def assign(self, targets: list[str], sources: list[Value], depth: int) -> None:
         """Assign all `sources` to `targets` at once, copying a source another move overwrites."""
-        moves = [(t, s) for t, s in zip(targets, sources, strict=True) if t != s]
+        moves = [(t, s) for t, s in zip(targets, sources, strict=True) if t != self.names[s]]
         overwritten = {t for t, _ in moves}
         copies: dict[str, str] = {}
         for _, source in moves:
-            if source in overwritten and source not in copies:
-                copies[source] = self.namer.fresh()
-                self.define(depth, copies[source], source)
+            name = self.names[source]
+            if name in overwritten and name not in copies:
+                copies[name] = self.namer.fresh()
+                self.define(depth, copies[name], name, source.type.dtype)
         for target, source in moves:
-            expr = copies.get(source, source)
-            self.write(depth, self.syntax.assign.format(name=target, expr=expr))
+            expr = copies.get(self.names[source], self.names[source])
+            type_ = self.target.dtype(source.type.dtype)
+            self.write(depth, self.syntax.assign.format(name=target, expr=expr, type=type_))
 
     def op(self, op: Operation, depth: int) -> None:
         if not self.target.has(op.name):
@@ -107,11 +128,16 @@ class _Emitter:
             self.loop(op, depth)
         elif op.name == "scf.if":
             self.branch(op, depth)
+        elif op.name in REGION_OPS:
+            self.region(op, depth)
+        elif op.name in self.target.declaring_ops:
+            name = self.define_name(op.result)
+            self.write(depth, self.spell(op, name=name))
         elif not op.results:
             self.write(depth, self.syntax.statement.format(expr=self.spell(op)))
         else:
             expr = self.spell(op)
-            self.define(depth, self.define_name(op.result), expr)
+            self.define(depth, self.define_name(op.result), expr, op.result.type.dtype)
 
     def loop(self, op: Operation, depth: int) -> None:
         lb, ub, step, *inits = (self.names[v] for v in op.operands)
@@ -121,14 +147,29 @@ class _Emitter:
             name = self.define_name(arg)
             self.names[result] = name
             variables.append(name)
-            self.define(depth, name, init)
+            self.define(depth, name, init, arg.type.dtype)
         index = self.namer.fresh()
-        self.write(depth, self.syntax.for_open.format(iv=index, lb=lb, ub=ub, step=step))
+        type_ = self.target.dtype("index")
+        opening = self.syntax.for_open.format(iv=index, lb=lb, ub=ub, step=step, type=type_)
+        self.write(depth, opening)
         if self.syntax.to_value:
-            self.define(depth + 1, self.define_name(iv), self.syntax.to_value.format(name=index))
+            to_value = self.syntax.to_value.format(name=index)
+            self.define(depth + 1, self.define_name(iv), to_value, "index")
         else:
             self.names[iv] = index
         self.block(op.regions[0].block, depth + 1, targets=variables)
+        self.close(depth)
+
+    def region(self, op: Operation, depth: int) -> None:
+        """scf.grid / scf.parallel: a region over the indices 0 .. n-1, opened as `syntax` says."""
+        form = getattr(self.syntax, REGION_OPS[op.name])
+        if not form:
+            raise self.fail(op, "has no opening in the syntax", "lower it with a generic pass")
+        block = op.regions[0].block
+        index, extent = self.define_name(block.args[0]), self.names[op.operands[0]]
+        self.write(depth, form.format(pid=index, iv=index, count=extent, extent=extent))
+        self.block(block, depth + 1, targets=[])
+        self.close(depth)
 
     def branch(self, op: Operation, depth: int) -> None:
         results = [self.define_name(v) for v in op.results]
@@ -140,17 +181,19 @@ class _Emitter:
             self.block(otherwise, depth + 1, targets=results)
         else:
             self.position += len(otherwise.ops)
+        self.close(depth)
 
-    def spell(self, op: Operation) -> str:
+    def spell(self, op: Operation, **extra: str) -> str:
         spelling = self.target.spelling.get(op.name)
         if spelling is None:
             raise self.fail(op, "has no spelling", "it is legal: add it to the spelling table")
         for value in op.operands:
-            if not isinstance(value.type, BufferType) and not self.target.accepts(
+            if not isinstance(value.type, BufferType | ArrayType) and not self.target.accepts(
                 op.name, value.type.dtype
             ):
                 raise self.fail(op, f"takes no {value.type.dtype} operands", "cast them first")
-        text = OpText(tuple(self.names[v] for v in op.operands), op.attrs, self.fields(op))
+        fields = {**self.fields(op), **extra}
+        text = OpText(tuple(self.names[v] for v in op.operands), op.attrs, fields)
         return spelling(text) if callable(spelling) else spelling.format(*text.args, **text.fields)
 
     def fields(self, op: Operation) -> dict[str, str]:

@@ -26,3 +26,11 @@ class Syntax:
     empty_block: str  # the body of a block with nothing in it
     literal: Callable[[object], str]  # an attribute value (number, bool, list, ...)
     reserved: frozenset[str]  # names a value may not take
+    # Languages with typed declarations and braces (every field below has a neutral default).
+    # `define`, `assign` and `for_open` also receive `type`: the value's (or index's) spelled dtype.
+    block_close: str = ""  # closes a loop, branch, region or the kernel ("}" in C)
+    buffer_param: str = "{name}"  # a global buffer parameter; fields: name, dtype
+    scalar_param: str = "{name}"  # a number parameter; fields: name, dtype
+    param_prologue: tuple[str, ...] = ()  # lines per buffer parameter after the kernel opens
+    grid_open: str = ""  # scf.grid; fields: pid, count
+    parallel_open: str = ""  # scf.parallel; fields: iv, extent

@@ -45,6 +45,8 @@ class Target:
     syntax: Syntax
     capabilities: Mapping[str, object] = field(default_factory=dict)
     operand_dtypes: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # Ops spelled as a whole declaration statement (e.g. an array in C); their spelling gets `name`.
+    declaring_ops: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         tables = ("spelling", "dtype_spelling", "memory_scopes", "capabilities", "operand_dtypes")

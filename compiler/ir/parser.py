@@ -7,7 +7,7 @@ import re
 
 from compiler.ir.core import Block, Kernel, Operation, Region, Value
 from compiler.ir.registry import lookup
-from compiler.ir.types import BufferType, Type, value_type
+from compiler.ir.types import ArrayType, BufferType, Type, value_type
 
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -69,6 +69,14 @@ class _Parser:
             dtype = self.next()
             self.next(">")
             return BufferType(dtype)
+        if word == "array":
+            self.next("<")
+            dtype = self.next()
+            self.next("[")
+            size = int(self.next())
+            self.next("]")
+            self.next(">")
+            return ArrayType(dtype, size)
         if word == "tile":
             self.next("<")
             dtype = self.next()

@@ -12,7 +12,15 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from compiler.ir.types import BufferType, ScalarType, TileType, Type, is_float, value_type
+from compiler.ir.types import (
+    ArrayType,
+    BufferType,
+    ScalarType,
+    TileType,
+    Type,
+    is_float,
+    value_type,
+)
 
 Infer = Callable[[list[Type], dict], list[Type]]
 
@@ -29,7 +37,7 @@ class OpDef:
     attrs: tuple[str, ...] = ()
     optional_attrs: tuple[str, ...] = ()
     regions: int = 0
-    effect: str = "pure"  # pure | read | write | control
+    effect: str = "pure"  # pure | read | write | alloc | control
     description: str = ""
     results: int | None = field(default=None)  # fixed count when infer is None; None = any
 
@@ -179,6 +187,35 @@ def _none(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
+def _indices(types: list[Type], attrs: dict) -> list[Type]:
+    if any(t != ScalarType("index") for t in types):
+        raise TypeRuleError(f"expects index scalars, got {', '.join(map(str, types))}")
+    return []
+
+
+def _alloc(types: list[Type], attrs: dict) -> list[Type]:
+    if not (isinstance(attrs["size"], int) and attrs["size"] > 0):
+        raise TypeRuleError(f"size must be a positive int, got {attrs['size']!r}")
+    value_type(attrs["dtype"], ())
+    return [ArrayType(attrs["dtype"], attrs["size"])]
+
+
+def _read(types: list[Type], attrs: dict) -> list[Type]:
+    array, index = types
+    if not isinstance(array, ArrayType) or index != ScalarType("index"):
+        raise TypeRuleError(f"expects (array, index), got {array}, {index}")
+    return [ScalarType(array.dtype)]
+
+
+def _write(types: list[Type], attrs: dict) -> list[Type]:
+    array, index, value = types
+    if not isinstance(array, ArrayType) or index != ScalarType("index"):
+        raise TypeRuleError(f"expects (array, index, value), got {array}, {index}")
+    if value != ScalarType(array.dtype):
+        raise TypeRuleError(f"value {value} must be a {array.dtype} scalar for {array}")
+    return []
+
+
 def _defs() -> list[OpDef]:
     binary = {
         "add": "a + b",
@@ -229,6 +266,43 @@ def _defs() -> list[OpDef]:
         OpDef("scf.for", (3, None), _for, regions=1, effect="control", description="counted loop"),
         OpDef("scf.if", (1, 1), None, regions=2, effect="control", description="two-way branch"),
         OpDef("scf.yield", (0, None), _none, effect="control", description="region results"),
+        # Loop-level forms for targets without tile values (see ssa.lower_tiles_to_loops).
+        OpDef(
+            "scf.parallel",
+            (1, 1),
+            _indices,
+            regions=1,
+            effect="control",
+            description="independent iterations 0 .. n-1 (a target may spread them)",
+        ),
+        OpDef(
+            "scf.grid",
+            (1, 1),
+            _indices,
+            regions=1,
+            effect="control",
+            description="the programs 0 .. n-1 as a region (program ids as a loop)",
+        ),
+        OpDef(
+            "mem.alloc",
+            (0, 0),
+            _alloc,
+            attrs=("dtype", "size"),
+            optional_attrs=("scope",),
+            effect="alloc",
+            description="a 1-D array of the program's own",
+        ),
+        OpDef("mem.read", (2, 2), _read, effect="read", description="array element"),
+        OpDef("mem.write", (3, 3), _write, effect="write", description="set an array element"),
+        OpDef("index.thread_id", (0, 0), _index, description="this thread in its program"),
+        OpDef("index.num_threads", (0, 0), _index, description="threads per program"),
+        OpDef(
+            "mem.barrier",
+            (0, 0),
+            _none,
+            effect="write",
+            description="threads of a program wait for each other; memory is visible after",
+        ),
     ]
     defs += [
         OpDef(f"reduce.{n}", (1, 1), _reduce, attrs=("axis",), description=f"{n} along axis")

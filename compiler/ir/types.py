@@ -1,4 +1,4 @@
-"""IR types: scalars, tiles (a block of values held by one program) and global buffers.
+"""IR types: scalars, tiles (a block of values held by one program), global buffers and arrays.
 
 Types are frozen and hashable so passes (CSE above all) can key on them. A tile dimension is an int
 or the name of a meta symbol (a block size) until `ssa.select_schedule` binds it.
@@ -58,7 +58,23 @@ class BufferType:
         return ()
 
 
-Type = ScalarType | TileType | BufferType
+@dataclass(frozen=True)
+class ArrayType:
+    """A program's own 1-D array (local or shared memory), made by `mem.alloc` when a target has no
+    tile values: tiles live in arrays and are read and written one element at a time."""
+
+    dtype: str
+    size: int
+
+    def __str__(self) -> str:
+        return f"array<{self.dtype}[{self.size}]>"
+
+    @property
+    def shape(self) -> tuple[Dim, ...]:
+        return ()
+
+
+Type = ScalarType | TileType | BufferType | ArrayType
 
 
 def value_type(dtype: str, shape: tuple[Dim, ...]) -> ScalarType | TileType:

@@ -71,6 +71,8 @@ class _Verifier:
             self.verify_for(op, scope)
         elif op.name == "scf.if":
             self.verify_if(op, scope)
+        elif op.regions:
+            self.verify_indexed(op, scope)
 
     def verify_for(self, op: Operation, scope: set[Value]) -> None:
         block = op.regions[0].block
@@ -88,6 +90,14 @@ class _Verifier:
                 self.fail(op, "branches take no arguments")
             self.verify_block(region.block, scope, in_region=True)
             self.check_yield(op, region.block)
+
+    def verify_indexed(self, op: Operation, scope: set[Value]) -> None:
+        """scf.parallel / scf.grid: one region whose argument is the iteration's index."""
+        block = op.regions[0].block
+        if [a.type for a in block.args] != [ScalarType("index")]:
+            self.fail(op, "body must take one index argument")
+        self.verify_block(block, scope, in_region=True)
+        self.check_yield(op, block)
 
     def check_yield(self, op: Operation, block: Block) -> None:
         yielded = [v.type for v in block.ops[-1].operands]

@@ -45,7 +45,7 @@ def _removable(op: Operation) -> bool:
             for region in op.regions
             for inner in region.block.ops
         )
-    return lookup(op.name).effect in ("pure", "read") and not op.regions
+    return lookup(op.name).effect in ("pure", "read", "alloc") and not op.regions
 
 
 def _drop_dead_carried(loop: Operation, uses: dict) -> bool:
