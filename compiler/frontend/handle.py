@@ -148,8 +148,12 @@ class KernelHandle:
         return self.compile_specs(specs, constexprs, metas)
 
     def __call__(self, *args, **kwargs):
-        args, kwargs = self._bind_arguments(args, dict(kwargs))
         artifact = self.compile(*args, **kwargs)
+        launch(artifact, self.bindings(*args, **kwargs))
+
+    def bindings(self, *args, **kwargs) -> dict[str, object]:
+        """Kernel argument name -> value: tensors with their sizes and strides, and numbers."""
+        args, kwargs = self._bind_arguments(args, dict(kwargs))
         bindings = {}
         for tensor, arg in zip(self.tensors, args, strict=True):
             if isinstance(arg, torch.Tensor):
@@ -159,7 +163,7 @@ class KernelHandle:
                     bindings[f"{tensor.name}_stride_{d}"] = arg.stride(d)
             elif not tensor.constexpr:
                 bindings[tensor.name] = arg
-        launch(artifact, bindings)
+        return bindings
 
     @property
     def source(self) -> str:

@@ -10,7 +10,11 @@ from compiler.passes import (
     decompose_linalg,
     lower_backend_intrinsics,
     lower_memory_scopes,
+    lower_parallel,
+    lower_tiles_to_loops,
+    normalize_loops,
     select_schedule,
+    wrap_grid,
 )
 from compiler.passes.base import CATEGORIES, Pass, PassContext, PassError
 from compiler.passes.manager import PassManager, TraceEntry, trace_to_json
@@ -29,7 +33,11 @@ __all__ = [
     "decompose_linalg",
     "lower_backend_intrinsics",
     "lower_memory_scopes",
+    "lower_parallel",
+    "lower_tiles_to_loops",
+    "normalize_loops",
     "select_schedule",
+    "wrap_grid",
     "default_pipeline",
     "get",
     "parse_pipeline",

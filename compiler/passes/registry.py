@@ -26,6 +26,11 @@ DEFAULT_PIPELINE = (
     "ssa.decompose_linalg",
     "ssa.lower_memory_scopes",
     "ssa.lower_backend_intrinsics",
+    # Loop-level forms, each a no-op unless the target's capabilities ask for it.
+    "ssa.lower_tiles_to_loops",
+    "ssa.lower_parallel",
+    "ssa.wrap_grid",
+    "ssa.normalize_loops",
     "ssa.canonicalize",  # again: bound block sizes and lowered intrinsics fold, dedupe and hoist
 )
 

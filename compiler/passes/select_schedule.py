@@ -66,6 +66,9 @@ class SelectSchedule(Pass):
                 f"meta symbols: {', '.join(meta) or 'none'}"
             )
         dot_min = _dot_min(kernel, ctx)
+        # A target that holds tiles in arrays of its own memory caps their size (`tile_cap`).
+        target_cap = ctx.target.capability("tile_cap", self.cap) if ctx.target else self.cap
+        cap = min(self.cap, target_cap)
         schedule, reasons = {}, []
         for name, (low, high) in meta.items():
             if name in given:
@@ -73,19 +76,19 @@ class SelectSchedule(Pass):
                 if value < low or (high is not None and value > high):
                     raise PassError(f"{self.name}: {name}={value} is outside [{low}, {high}]")
             else:
-                value, why = self._rule(low, high, dot_min.get(name, 1))
+                value, why = self._rule(low, high, dot_min.get(name, 1), cap)
             schedule[name] = value
             reasons.append(f"{name}={value} ({why})")
         return schedule, reasons
 
-    def _rule(self, low: int, high: int | None, floor: int) -> tuple[int, str]:
+    def _rule(self, low: int, high: int | None, floor: int, cap: int) -> tuple[int, str]:
         value = _pow2_at_least(max(low, floor))
         why = f"rule {self.rule}, bounds [{low}, {high}]"
         if self.rule == "largest":
-            top = self.cap if high is None else min(high, self.cap)
+            top = cap if high is None else min(high, cap)
             while value * 2 <= top:
                 value *= 2
-            why += f", cap {self.cap}"
+            why += f", cap {cap}"
         if high is not None and value > high:
             value = high
         return value, why + (f", dot_min {floor}" if floor > 1 else "")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from compiler.ir import OPS, Block, Kernel, Operation
+from compiler.ir.types import ArrayType
 
 _NUMPY_DTYPES = {
     "i1": np.bool_,
@@ -82,7 +83,9 @@ class _Interpreter:
                 return [self.env[v] for v in op.operands]
             results = self.op(op, [self.env[v] for v in op.operands])
             for value, result in zip(op.results, results, strict=True):
-                self.env[value] = np.asarray(result).astype(_NUMPY_DTYPES[value.type.dtype])
+                array = isinstance(value.type, ArrayType)  # an array is changed in place
+                dtype = _NUMPY_DTYPES[value.type.dtype]
+                self.env[value] = result if array else np.asarray(result).astype(dtype)
         return []
 
     def op(self, op: Operation, x: list) -> list:
@@ -95,6 +98,21 @@ class _Interpreter:
             return carried
         if name == "scf.if":
             return self.block(op.regions[0 if x[0] else 1].block)
+        if name in ("scf.parallel", "scf.grid"):
+            body = op.regions[0].block
+            for i in range(int(x[0])):
+                self.env[body.args[0]] = np.int64(i)
+                self.block(body)
+            return []
+        if name == "mem.alloc":  # poisoned: an element read before it is written shows up
+            dtype = _NUMPY_DTYPES[attrs["dtype"]]
+            poison = np.nan if np.issubdtype(dtype, np.floating) else 0
+            return [np.full(attrs["size"], poison, dtype)]
+        if name == "mem.write":
+            x[0][x[1]] = x[2]
+            return []
+        if name == "mem.barrier":
+            return []
         if name == "mem.store":
             mask = x[3] if len(x) > 3 else np.ones(np.shape(x[1]), bool)
             x[0][x[1][mask]] = x[2][mask]
@@ -103,6 +121,9 @@ class _Interpreter:
 
     def value(self, op: Operation, name: str, attrs: dict, x: list) -> object:
         shape = tuple(self.meta.get(d, d) for d in op.results[0].type.shape)
+        if name == "mem.load" and not shape:  # one element: only a true mask may read it
+            masked_off = len(x) > 2 and not x[2]
+            return attrs.get("other") or 0 if masked_off else x[0][x[1]]
         dialect, _, short = name.partition(".")
         if name == "arith.constant":
             return np.full(shape, attrs["value"])
@@ -136,6 +157,9 @@ class _Interpreter:
             "tile.expand_dims": lambda a: np.expand_dims(a, attrs["axis"]),
             "tile.trans": lambda a: np.transpose(a, attrs["perm"]),
             "index.program_id": lambda: self.pid,
+            "index.thread_id": lambda: 0,
+            "index.num_threads": lambda: 1,
+            "mem.read": lambda array, i: array[i],
             "index.meta": lambda: self.meta[attrs["name"]],
         }
         if name in simple:

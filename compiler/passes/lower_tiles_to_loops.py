@@ -1,0 +1,316 @@
+"""ssa.lower_tiles_to_loops: for a target without tile values (capability `value_semantics` false),
+every tile becomes scalar code in loops over its elements.
+
+A tile is either held in a 1-D array (`mem.alloc`, element (i, j) of [M, N] at i*N + j) or
+computed per element where it is used (see `tile_elements.py`). Held in arrays: loads (so they run
+in program order, before later stores), reductions and dots (each element is a loop), values
+carried by `scf.for` and results of `scf.if` (targets like TIR have no re-assignable variables, so
+carried scalars get a one-element array too). Everything else is recomputed inside the loop of the
+value that uses it, so a chain of elementwise ops becomes one loop with scalar temporaries.
+
+Each array fill and each store is an `scf.parallel` over the tile's elements; whether a target
+runs those serially or across threads is `ssa.lower_parallel`'s business. Arrays are declared at
+the top of the kernel with the target's `memory_scopes["tile"]` scope.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from compiler.ir import Block, Builder, Kernel, Operation, Region, ScalarType, TileType, Value
+from compiler.passes.base import Pass, PassContext, PassError
+from compiler.passes.registry import register
+from compiler.passes.tile_elements import Elements
+
+COMBINE = {"reduce.sum": "arith.add", "reduce.max": "arith.max", "reduce.min": "arith.min"}
+
+
+@register
+@dataclass(frozen=True)
+class LowerTilesToLoops(Pass):
+    name = "ssa.lower_tiles_to_loops"
+    category = "hardware-dependent"
+    description = "targets without tile values: tiles become arrays and loops of scalar ops"
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        target = ctx.require_target(self.name)
+        if target.capability("value_semantics", True):
+            return False
+        scope = target.memory_scopes.get("tile")
+        if scope is None:
+            raise PassError(
+                f"{self.name}: target {target.name} has no memory scope for tiles; add "
+                "memory_scopes['tile'] (e.g. 'local' or 'shared') to its record"
+            )
+        # Scalars that change (carried, branch results) are computed alike by every thread of a
+        # program, so each thread may keep its own copy.
+        cell_scope = target.memory_scopes.get("scalar", scope)
+        _Lowering(self.name, kernel, scope, cell_scope).run()
+        return True
+
+
+class _Lowering:
+    def __init__(self, pass_name: str, kernel: Kernel, scope: str, cell_scope: str):
+        self.pass_name = pass_name
+        self.kernel = kernel
+        self.scope = scope
+        self.cell_scope = cell_scope
+        self.scalars: dict[Value, Value] = {arg: arg for arg in kernel.args}
+        self.arrays: dict[Value, Value] = {}
+        self.elements = Elements(pass_name, self.scalars, self.arrays)
+        self.allocs = Block()
+
+    def run(self) -> None:
+        body = Block()
+        self.block(self.kernel.body, body, on_yield=None)
+        body.ops[:0] = self.allocs.ops
+        for op in body.ops:
+            op.parent = body
+        self.kernel.body = body
+
+    def fail(self, op: Operation, problem: str) -> PassError:
+        return PassError(f"{self.pass_name}: {op.name} in @{self.kernel.name} {problem}")
+
+    # -- blocks and ops ----------------------------------------------------------------------------
+
+    def block(self, old: Block, new: Block, on_yield: Callable | None) -> None:
+        b = Builder(new)
+        self.elements.memo = self.elements.memo.new_child()
+        for op in old.ops:
+            if op.name == "scf.yield":
+                if on_yield is not None:
+                    on_yield(b, op.operands)
+                b.create("scf.yield", [])
+            else:
+                self.op(b, op)
+        self.elements.memo = self.elements.memo.parents
+
+    def op(self, b: Builder, op: Operation) -> None:
+        tiles_in = any(isinstance(v.type, TileType) for v in op.operands)
+        tiles_out = any(isinstance(v.type, TileType) for v in op.results)
+        if op.name == "scf.for":
+            self.loop(b, op)
+        elif op.name == "scf.if":
+            self.branch(b, op)
+        elif op.name == "mem.store" and tiles_in:
+            self.store(b, op)
+        elif op.name in COMBINE:
+            self.reduce(b, op)
+        elif op.name == "linalg.dot":
+            self.dot(b, op)
+        elif op.name == "mem.load" and tiles_out:
+            self.fill(b, op.result, lambda inner, index: self.elements.compute(inner, op, index))
+        elif tiles_out:
+            pass  # computed per element where it is used
+        elif tiles_in:
+            raise self.fail(op, "turns a tile into a scalar and has no loop form")
+        else:
+            operands = [self.scalars[v] for v in op.operands]
+            types = [r.type for r in op.results]
+            new = b.create(op.name, operands, dict(op.attrs), types)
+            self.scalars.update(zip(op.results, new.results, strict=True))
+
+    # -- arrays and loops over elements ------------------------------------------------------------
+
+    def alloc(self, dtype: str, size: int, scope: str | None = None) -> Value:
+        attrs = {"dtype": dtype, "size": size, "scope": scope or self.scope}
+        return Builder(self.allocs).create("mem.alloc", [], attrs).result
+
+    def parallel(self, b: Builder, shape: tuple[int, ...], body: Callable) -> None:
+        """`body(builder, index, position)` for every element of `shape`, in an scf.parallel."""
+        extent = self.elements.constant(b, math.prod(shape))
+        position = Value(ScalarType("index"))
+        block = Block([position])
+        b.create("scf.parallel", [extent], {}, [], [Region([block])])
+        inner = Builder(block)
+        self.elements.memo = self.elements.memo.new_child()
+        body(inner, self.elements.delinearize(inner, position, shape), position)
+        self.elements.memo = self.elements.memo.parents
+        inner.create("scf.yield", [])
+
+    def fill(self, b: Builder, value: Value, element: Callable, array: Value | None = None) -> None:
+        """Hold tile `value` in an array (a new one unless given): element i is `element(b, i)`."""
+        shape = value.type.shape
+        array = array or self.alloc(value.type.dtype, math.prod(shape))
+
+        def body(inner: Builder, index: tuple, position: Value) -> None:
+            inner.create("mem.write", [array, position, element(inner, index)])
+
+        self.parallel(b, shape, body)
+        self.arrays[value] = array
+
+    def scalar_cell(self, b: Builder, value: Value, initial: Value | None) -> Value:
+        """A one-element array for a scalar that changes (carried or a branch result)."""
+        cell = self.alloc(value.type.dtype, 1, self.cell_scope)
+        if initial is not None:
+            b.create("mem.write", [cell, self.elements.constant(b, 0), initial])
+        return cell
+
+    # -- ops with a loop form ----------------------------------------------------------------------
+
+    def store(self, b: Builder, op: Operation) -> None:
+        buffer, offsets, value, *mask = op.operands
+
+        def body(inner: Builder, index: tuple, position: Value) -> None:
+            parts = [self.elements.at(inner, v, index) for v in (offsets, value, *mask)]
+            inner.create("mem.store", [self.scalars[buffer], *parts], dict(op.attrs))
+
+        self.parallel(b, offsets.type.shape, body)
+
+    def reduce(self, b: Builder, op: Operation) -> None:
+        """Each result element starts as the first source element along the axis and combines the
+        rest in a serial loop (no identity value needed, so integers and floats alike)."""
+        (source,) = op.operands
+        axis, length = op.attrs["axis"], source.type.shape[op.attrs["axis"]]
+        result = op.result
+        shape = result.type.shape or (1,)
+        array = self.alloc(result.type.dtype, math.prod(shape))
+
+        def body(inner: Builder, index: tuple, position: Value) -> None:
+            index = index if result.type.shape else ()
+
+            def at(builder: Builder, k: Value) -> Value:
+                return self.elements.at(builder, source, index[:axis] + (k,) + index[axis:])
+
+            inner.create(
+                "mem.write", [array, position, at(inner, self.elements.constant(inner, 0))]
+            )
+            self.accumulate(inner, 1, length, array, position, lambda lb, k: at(lb, k), op)
+
+        self.parallel(b, shape, body)
+        self.held(b, result, array)
+
+    def dot(self, b: Builder, op: Operation) -> None:
+        left, right = op.operands
+        result = op.result
+        dtype = result.type.dtype
+        array = self.alloc(dtype, math.prod(result.type.shape))
+
+        def product(builder: Builder, k: Value, index: tuple) -> Value:
+            i, j = index
+            factors = [
+                self.widen(builder, self.elements.at(builder, v, at), dtype)
+                for v, at in ((left, (i, k)), (right, (k, j)))
+            ]
+            return builder.value("arith.mul", *factors)
+
+        def body(inner: Builder, index: tuple, position: Value) -> None:
+            inner.create("mem.write", [array, position, inner.constant(0, dtype)])
+            term = lambda builder, k: product(builder, k, index)  # noqa: E731
+            self.accumulate(inner, 0, left.type.shape[1], array, position, term, op)
+
+        self.parallel(b, result.type.shape, body)
+        self.arrays[result] = array
+
+    def accumulate(self, b, start, stop, array, position, term, op) -> None:
+        """array[position] = combine(array[position], term(k)) for k in start .. stop-1."""
+        combine = COMBINE.get(op.name, "arith.add")
+        k = Value(ScalarType("index"))
+        body = Block([k])
+        lb, ub = self.elements.constant(b, start), self.elements.constant(b, stop)
+        one = self.elements.constant(b, 1)
+        b.create("scf.for", [lb, ub, one], {}, [], [Region([body])])
+        inner = Builder(body)
+        self.elements.memo = self.elements.memo.new_child()
+        current = inner.value("mem.read", array, position)
+        inner.create("mem.write", [array, position, inner.value(combine, current, term(inner, k))])
+        self.elements.memo = self.elements.memo.parents
+        inner.create("scf.yield", [])
+
+    def widen(self, b: Builder, value: Value, dtype: str) -> Value:
+        return value if value.type.dtype == dtype else b.value("arith.cast", value, dtype=dtype)
+
+    def held(self, b: Builder, value: Value, array: Value) -> None:
+        """`value` lives in `array`: a tile reads it per element, a scalar reads element 0."""
+        if isinstance(value.type, TileType):
+            self.arrays[value] = array
+        else:
+            self.scalars[value] = b.value("mem.read", array, self.elements.constant(b, 0))
+
+    # -- structured control flow -------------------------------------------------------------------
+
+    def loop(self, b: Builder, op: Operation) -> None:
+        """Carried values live in arrays: filled from the inits, refreshed from the yield."""
+        lb, ub, step = (self.scalars[v] for v in op.operands[:3])
+        iv, *carried = op.regions[0].block.args
+        cells = []
+        for init, arg in zip(op.operands[3:], carried, strict=True):
+            if isinstance(arg.type, TileType):
+                self.fill(b, arg, lambda inner, index, v=init: self.elements.at(inner, v, index))
+                cells.append(self.arrays[arg])
+            else:
+                cells.append(self.scalar_cell(b, arg, self.scalars[init]))
+        new_iv = Value(ScalarType("index"))
+        body = Block([new_iv])
+        b.create("scf.for", [lb, ub, step], {}, [], [Region([body])])
+        self.scalars[iv] = new_iv
+        with b.at_end_of(body):
+            for arg, cell in zip(carried, cells, strict=True):
+                if not isinstance(arg.type, TileType):
+                    self.scalars[arg] = b.value("mem.read", cell, self.elements.constant(b, 0))
+
+        def on_yield(inner: Builder, yielded: list[Value]) -> None:
+            self.refresh(inner, list(zip(carried, yielded, cells, strict=True)))
+
+        self.block(op.regions[0].block, body, on_yield)
+        for result, cell in zip(op.results, cells, strict=True):
+            self.held(b, result, cell)
+
+    def refresh(self, b: Builder, moves: list[tuple[Value, Value, Value]]) -> None:
+        """Write each yielded value into its carried array, all reads before any write (a yielded
+        value may read another carried array, as a swap does)."""
+        own = {cell for _, _, cell in moves}
+        staged = []
+        for arg, value, cell in moves:
+            if not isinstance(arg.type, TileType):
+                staged.append((arg, self.scalars[value], cell))
+            elif self.arrays.get(value) is cell:
+                continue
+            elif value in self.arrays and self.arrays[value] not in own:
+                staged.append((arg, self.arrays[value], cell))
+            else:
+                copy = Value(value.type)
+                self.fill(b, copy, lambda inner, index, v=value: self.elements.at(inner, v, index))
+                staged.append((arg, self.arrays[copy], cell))
+        for arg, source, cell in staged:
+            if isinstance(arg.type, TileType):
+                self.copy(b, arg.type.shape, source, cell)
+            else:
+                b.create("mem.write", [cell, self.elements.constant(b, 0), source])
+
+    def copy(self, b: Builder, shape: tuple[int, ...], source: Value, destination: Value) -> None:
+        def body(inner: Builder, index: tuple, position: Value) -> None:
+            inner.create(
+                "mem.write", [destination, position, inner.value("mem.read", source, position)]
+            )
+
+        self.parallel(b, shape, body)
+
+    def branch(self, b: Builder, op: Operation) -> None:
+        """Results live in arrays that each branch fills from its yield."""
+        cells = []
+        for result in op.results:
+            if isinstance(result.type, TileType):
+                cells.append(self.alloc(result.type.dtype, math.prod(result.type.shape)))
+            else:
+                cells.append(self.scalar_cell(b, result, None))
+        then, otherwise = Block(), Block()
+        b.create(
+            "scf.if", [self.scalars[op.operands[0]]], {}, [], [Region([then]), Region([otherwise])]
+        )
+
+        def on_yield(inner: Builder, yielded: list[Value]) -> None:
+            for result, value, cell in zip(op.results, yielded, cells, strict=True):
+                if isinstance(result.type, TileType):
+                    at = lambda builder, index, v=value: self.elements.at(builder, v, index)  # noqa: E731
+                    self.fill(inner, result, at, cell)
+                else:
+                    zero = self.elements.constant(inner, 0)
+                    inner.create("mem.write", [cell, zero, self.scalars[value]])
+
+        self.block(op.regions[0].block, then, on_yield)
+        self.block(op.regions[1].block, otherwise, on_yield)
+        for result, cell in zip(op.results, cells, strict=True):
+            self.held(b, result, cell)

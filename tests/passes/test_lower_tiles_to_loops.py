@@ -1,0 +1,81 @@
+"""Tiles to loops keeps what suite kernels compute: each kernel's frontend IR goes through the
+default pipeline for a stand-in target without tile values, in every loop form (serial or
+thread-strided parallel loops, program ids from the launch or from `scf.grid`), runs in the numpy
+reference interpreter on poisoned outputs, and must match torch."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from compiler.checking import build
+from compiler.ir import parse_kernel, print_kernel
+from compiler.ir.types import TileType
+from compiler.passes import PassContext, PassManager, default_pipeline, parse_pipeline
+from compiler.passes.tile_elements import strides
+from compiler.runtime.grid import evaluate_grid
+from compiler.suite import SUITE
+
+# Quick in a Python interpreter (element by element); the dot-based kernels run in every backend's
+# matrix test instead.
+KERNELS = ["vector_add", "fused_elementwise", "sum_1d", "softmax", "rms_norm", "rotary_embedding"]
+KERNELS += ["max_pool2d"]
+FORMS = [
+    {"parallel": "serial", "program_ids": "loop", "unit_step_loops": True},
+    {"parallel": "threads", "program_ids": "launch"},
+]
+
+
+def _loop_target(make_target, form: dict):
+    target = make_target(value_semantics=False, tile_cap=16, **form)
+    target.memory_scopes["tile"] = "local"
+    return target
+
+
+def _run(kernel_ir, bindings: dict, grid: int, interpret) -> None:
+    args = {}
+    for arg in kernel_ir.args:
+        value = bindings[arg.name]
+        args[arg.name] = value.view(-1).numpy() if isinstance(value, torch.Tensor) else value
+    interpret(kernel_ir, args, grid=grid)
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f"{f['parallel']}-{f['program_ids']}")
+@pytest.mark.parametrize("name", KERNELS)
+def test_suite_kernel_in_loops_matches_torch(name, form, make_target, interpret):
+    kernel = SUITE[name]
+    handle = build(kernel, "triton")
+    args = kernel.make_args(0)
+    expected = kernel.reference(args)
+    artifact = handle.compile(*args, **kernel.call_kwargs)
+    work = parse_kernel(artifact.initial_ssa)
+    context = PassContext(target=_loop_target(make_target, form))
+    PassManager(parse_pipeline(default_pipeline("triton")), context).run(work)
+    assert not any(isinstance(v.type, TileType) for op in work.walk() for v in op.results)
+    assert ("scf.grid" in print_kernel(work)) == (form["program_ids"] == "loop")
+    bindings = handle.bindings(*args, **kernel.call_kwargs)
+    schedule = dict(work.attrs["schedule"])
+    numbers = {k: v for k, v in bindings.items() if isinstance(v, int)}
+    grid = (
+        1
+        if form["program_ids"] == "loop"
+        else evaluate_grid(work.attrs["grid"], schedule | numbers)
+    )
+    _run(work, bindings, grid, interpret)
+    for index, want in zip(kernel.outputs, expected, strict=True):
+        got = args[index].double()
+        assert torch.allclose(got, want.double(), rtol=kernel.rtol, atol=kernel.atol), name
+
+
+def test_value_semantics_targets_keep_their_tiles(make_target):
+    kernel = SUITE["vector_add"]
+    artifact = build(kernel, "triton").compile(*kernel.make_args(0))
+    work = parse_kernel(artifact.initial_ssa)
+    context = PassContext(target=make_target())
+    PassManager(parse_pipeline(default_pipeline("triton")), context).run(work)
+    text = print_kernel(work)
+    assert "tile<" in text and "mem.alloc" not in text and "scf.parallel" not in text
+
+
+def test_strides_are_row_major():
+    assert strides((3, 4, 5)) == (20, 5, 1)
