@@ -22,7 +22,7 @@ def _defines(items: list[str]) -> dict[str, int]:
 def cmd_compile(args: argparse.Namespace) -> None:
     from compiler.program import program_kernels
 
-    for name, handle in program_kernels(args.file, args.backend).items():
+    for name, handle in program_kernels(args.file, args.backend, args.device).items():
         artifact = handle.compile_declared(args.dtype, **_defines(args.define))
         if args.emit == "ssa":
             text = artifact.ssa
@@ -30,7 +30,7 @@ def cmd_compile(args: argparse.Namespace) -> None:
             text = artifact.trace_json()
         else:
             text = artifact.source
-        print(f"// kernel {name} ({args.backend}, {args.emit})")
+        print(f"// kernel {name} ({args.backend} for {args.device}, {args.emit})")
         print(text)
 
 
@@ -51,7 +51,7 @@ def cmd_passes(args: argparse.Namespace) -> None:
 def cmd_demo(args: argparse.Namespace) -> None:
     from compiler.demo import run_demo
 
-    run_demo(args.backend, args.show)
+    run_demo(args.backend or None, args.show, args.show_backend)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -60,7 +60,10 @@ def parser() -> argparse.ArgumentParser:
 
     compile_ = commands.add_parser("compile", help="compile a program file and print a stage")
     compile_.add_argument("file")
-    compile_.add_argument("--backend", default="triton")
+    compile_.add_argument("--backend", default="triton", help="triton, cuda, tilelang or tvm")
+    compile_.add_argument(
+        "--device", default="cpu", choices=("cpu", "cuda"), help="the form to emit (cpu: runs here)"
+    )
     compile_.add_argument("--emit", choices=("ssa", "trace", "source"), default="source")
     compile_.add_argument("--dtype", default="f32", help="element type of undeclared tensors")
     compile_.add_argument(
@@ -76,9 +79,12 @@ def parser() -> argparse.ArgumentParser:
     passes = commands.add_parser("passes", help="list the registered passes")
     passes.set_defaults(func=cmd_passes)
 
-    demo = commands.add_parser("demo", help="compile and check the kernel suite on the CPU")
-    demo.add_argument("--backend", default="triton")
+    demo = commands.add_parser(
+        "demo", help="compile the kernel suite for every backend, run it on the CPU, check it"
+    )
+    demo.add_argument("--backend", action="append", help="only these backends (default: all)")
     demo.add_argument("--show", default="matmul", help="kernel whose SSA and trace to print")
+    demo.add_argument("--show-backend", default="triton", help="backend of the kernel shown")
     demo.set_defaults(func=cmd_demo)
     return root
 

@@ -1,35 +1,46 @@
-"""`make demo`: compile every suite kernel, run it on the CPU, check it against torch, and show the
-SSA and pass trace of one."""
+"""`make demo`: compile every suite kernel for every backend, run each on the CPU, check it
+against torch, print a kernel x backend table of times, and show the SSA, pass trace and source of
+one kernel."""
 
 from __future__ import annotations
 
 import sys
 
-from compiler.checking import check
+from compiler.backends import TARGETS
+from compiler.checking import CheckResult, check
 from compiler.suite import SUITE
 
 
-def run_demo(backend: str, show: str) -> None:
-    print(f"Compiling the kernel suite for {backend} and checking each against torch (CPU).")
-    results = []
+def run_demo(backends: list[str] | None, show: str, show_backend: str) -> None:
+    backends = backends or sorted(TARGETS)
+    print(
+        f"Compiling the kernel suite for {', '.join(backends)}, running every kernel on the CPU "
+        "and checking it against torch (seconds: compile + build + run; first runs fill the "
+        "build cache)."
+    )
+    print(f"\n  {'kernel':28}" + "".join(f"{b:>12}" for b in backends))
+    results: dict[tuple[str, str], CheckResult] = {}
     for name, kernel in SUITE.items():
-        result = check(kernel, backend)
-        results.append(result)
-        status = "ok  " if result.passed else "FAIL"
-        print(f"  {status} {name:28} {result.seconds:6.2f} s   max |error| {result.max_error:.2e}")
+        cells = []
+        for backend in backends:
+            result = results[name, backend] = check(kernel, backend)
+            cells.append(f"{result.seconds:7.2f} s" + ("  " if result.passed else " !"))
+        print(f"  {name:28}" + "".join(f"{c:>12}" for c in cells))
         sys.stdout.flush()
-    shown = next((r for r in results if r.name == show), results[0])
+    print("  (! = does not match torch)")
+    shown = results.get((show, show_backend)) or next(iter(results.values()))
     artifact = shown.artifact
-    print(f"\nSSA of {shown.name} after the pipeline:\n")
+    print(f"\nSSA of {shown.name} for {shown.backend} after the pipeline:\n")
     print(artifact.ssa)
-    print(f"Pass trace of {shown.name}:")
+    print(f"Pass trace of {shown.name} for {shown.backend}:")
     for entry in artifact.trace:
         delta = ", ".join(f"{k} {v:+d}" for k, v in entry["op_count_delta"].items()) or "-"
         changed = "changed" if entry["changed"] else "unchanged"
         print(f"  {entry['pass']:36} {changed:9} {entry['seconds'] * 1e3:7.2f} ms  {delta}")
-    print(f"\nEmitted {backend} source of {shown.name}:\n")
+    print(f"\nEmitted {shown.backend} source of {shown.name}:\n")
     print(artifact.source)
-    failed = [r.name for r in results if not r.passed]
-    print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+    print("Other backends: ntc compile FILE.py --backend cuda|tilelang|tvm [--device cuda]")
+    failed = [f"{r.name} ({r.backend})" for r in results.values() if not r.passed]
+    print(f"{len(results) - len(failed)} passed, {len(failed)} failed {', '.join(failed)}".strip())
     if failed:
         raise SystemExit(1)

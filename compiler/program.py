@@ -35,9 +35,9 @@ def run_program(path: str, argv: list[str]) -> None:
         runpy.run_path(path, run_name="__main__")
 
 
-def program_kernels(path: str, backend: str) -> dict[str, KernelHandle]:
-    """The kernels a program file defines: module-level arrangement/application/tensors, and
-    every `jit` function."""
+def program_kernels(path: str, backend: str, device: str = "cpu") -> dict[str, KernelHandle]:
+    """The kernels a program file defines (module-level arrangement/application/tensors, and
+    every `jit` function), each compiling for `backend` and `device`."""
     if not Path(path).is_file():
         raise CompileError(f"{path}: no such file")
     module = load_program(path, compiler.dsl)
@@ -45,9 +45,11 @@ def program_kernels(path: str, backend: str) -> dict[str, KernelHandle]:
         name: value for name, value in vars(module).items() if isinstance(value, KernelHandle)
     }
     if all(hasattr(module, n) for n in ("arrangement", "application", "tensors")):
-        handle = make(module.arrangement, module.application, module.tensors, backend=backend)
+        handle = make(module.arrangement, module.application, module.tensors)
         handle.kernel_name = Path(path).stem
         kernels[handle.kernel_name] = handle
+    for handle in kernels.values():
+        handle.backend, handle.device = backend, device
     if not kernels:
         raise CompileError(
             f"{path} defines no kernel: give it module-level `arrangement`, `application` and "
