@@ -23,24 +23,31 @@ class CheckResult:
     artifact: object
 
 
-def build(kernel: SuiteKernel, backend: str):
+def build(kernel: SuiteKernel, backend: str, device: str = "cpu"):
     module = load_program(kernel.path, compiler.dsl)
     arrangement = functools.partial(module.arrangement, **kernel.arrangement_kwargs)
     functools.update_wrapper(arrangement, module.arrangement)
-    handle = compiler.dsl.make(arrangement, module.application, module.tensors, backend=backend)
+    handle = compiler.dsl.make(
+        arrangement, module.application, module.tensors, backend=backend, device=device
+    )
     handle.kernel_name = kernel.name
     return handle
 
 
-def check(kernel: SuiteKernel, backend: str = "triton", seed: int = 0) -> CheckResult:
+def check(
+    kernel: SuiteKernel, backend: str = "triton", seed: int = 0, device: str = "cpu"
+) -> CheckResult:
+    """`device`: where the kernel runs ("cuda" needs a GPU); torch computes the reference on the
+    CPU either way."""
     start = time.perf_counter()
-    handle = build(kernel, backend)
+    handle = build(kernel, backend, device)
     args = kernel.make_args(seed)
     expected = kernel.reference(args)
+    args = [a.to(device) if isinstance(a, torch.Tensor) else a for a in args]
     handle(*args, **kernel.call_kwargs)
     passed, worst = True, 0.0
     for index, want in zip(kernel.outputs, expected, strict=True):
-        got = args[index]
+        got = args[index].cpu()
         if got.dtype.is_floating_point:
             error = (got.double() - want.double()).abs().nan_to_num(float("inf")).max().item()
         else:
