@@ -42,6 +42,7 @@ class _Emitter:
         self.names: dict[Value, str] = {}
         self.lines: list[str] = []
         self.position = 0  # the op's number in program order, as the verifier counts
+        self.in_grid = False  # inside scf.grid, where `syntax.grid_define` applies
 
     def run(self) -> str:
         syntax = self.syntax
@@ -92,7 +93,8 @@ class _Emitter:
 
     def define(self, depth: int, name: str, expr: str, dtype: str) -> None:
         type_ = self.target.dtype(dtype)
-        self.write(depth, self.syntax.define.format(name=name, expr=expr, type=type_))
+        form = (self.in_grid and self.syntax.grid_define) or self.syntax.define
+        self.write(depth, form.format(name=name, expr=expr, type=type_))
 
     def block(self, block: Block, depth: int, targets: list[str]) -> None:
         """The block's ops, then its `scf.yield` operands assigned to `targets`."""
@@ -167,8 +169,13 @@ class _Emitter:
             raise self.fail(op, "has no opening in the syntax", "lower it with a generic pass")
         block = op.regions[0].block
         index, extent = self.define_name(block.args[0]), self.names[op.operands[0]]
-        self.write(depth, form.format(pid=index, iv=index, count=extent, extent=extent))
+        warps = self.kernel.attrs.get("num_warps")
+        self.write(
+            depth, form.format(pid=index, iv=index, count=extent, extent=extent, num_warps=warps)
+        )
+        outside, self.in_grid = self.in_grid, self.in_grid or op.name == "scf.grid"
         self.block(block, depth + 1, targets=[])
+        self.in_grid = outside
         self.close(depth)
 
     def branch(self, op: Operation, depth: int) -> None:

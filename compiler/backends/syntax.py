@@ -32,5 +32,6 @@ class Syntax:
     buffer_param: str = "{name}"  # a global buffer parameter; fields: name, dtype
     scalar_param: str = "{name}"  # a number parameter; fields: name, dtype
     param_prologue: tuple[str, ...] = ()  # lines per buffer parameter after the kernel opens
-    grid_open: str = ""  # scf.grid; fields: pid, count
+    grid_open: str = ""  # scf.grid; fields: pid, count, num_warps (the kernel's attribute)
+    grid_define: str = ""  # a definition inside scf.grid, where it differs from `define`
     parallel_open: str = ""  # scf.parallel; fields: iv, extent

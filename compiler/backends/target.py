@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from compiler.backends.syntax import Syntax
+from compiler.ir.registry import OPS
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,24 @@ class OpText:
 
 
 Spelling = str | Callable[[OpText], str]
+
+TILE_DIALECTS = ("tile", "reduce", "linalg")
+
+
+def loop_lowered_ops(capabilities: Mapping[str, object]) -> frozenset[str]:
+    """Ops a target takes without spelling them, because the loop-level passes remove them before
+    emission given these capabilities: without tile values, tile, reduce and linalg ops become
+    loops (`ssa.lower_tiles_to_loops`); `scf.parallel` becomes serial or thread loops unless the
+    target spells it (`ssa.lower_parallel`); program ids become the `scf.grid` index where programs
+    are a loop (`ssa.wrap_grid`)."""
+    ops = set()
+    if not capabilities.get("value_semantics", True):
+        ops |= {name for name, op in OPS.items() if op.dialect in TILE_DIALECTS}
+    if capabilities.get("parallel", "native") != "native":
+        ops.add("scf.parallel")
+    if capabilities.get("program_ids", "launch") == "loop":
+        ops.add("index.program_id")
+    return frozenset(ops)
 
 
 def _frozen(mapping: Mapping) -> Mapping:
@@ -52,6 +71,8 @@ class Target:
         tables = ("spelling", "dtype_spelling", "memory_scopes", "capabilities", "operand_dtypes")
         for name in tables:
             object.__setattr__(self, name, _frozen(getattr(self, name)))
+        legal = self.legal_ops | loop_lowered_ops(self.capabilities)
+        object.__setattr__(self, "legal_ops", frozenset(legal))
 
     def has(self, op_name: str) -> bool:
         """Whether the backend accepts `op_name` natively (else a pass must decompose it)."""

@@ -3,8 +3,9 @@
 - "native": keep it (the target spells it, e.g. TileLang's `T.Parallel`);
 - "serial": an `scf.for` over 0 .. n-1;
 - "threads": an `scf.for` from this thread's id to n in steps of the thread count (correct for any
-  number of threads, one included), then a `mem.barrier`: later code may read what other threads
-  wrote, and the next loop may overwrite what they read.
+  number of threads, one included) between two `mem.barrier`s: the one after lets later code read
+  what other threads wrote; the one before keeps the loop from overwriting what code between loops
+  may still be reading. A barrier right after another is dropped.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def _replace(op: Operation, threads: bool) -> None:
     b = builder_before(op)
     (extent,) = op.operands
     if threads:
+        previous = (
+            op.parent.ops[op.parent.ops.index(op) - 1] if op.parent.ops[0] is not op else None
+        )
+        if previous is None or previous.name != "mem.barrier":
+            b.create("mem.barrier", [])
         start, step = b.value("index.thread_id"), b.value("index.num_threads")
     else:
         start, step = b.constant(0, "index"), b.constant(1, "index")

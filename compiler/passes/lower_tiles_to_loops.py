@@ -19,7 +19,17 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from compiler.ir import Block, Builder, Kernel, Operation, Region, ScalarType, TileType, Value
+from compiler.ir import (
+    Block,
+    Builder,
+    Kernel,
+    Operation,
+    Region,
+    ScalarType,
+    TileType,
+    Value,
+    print_kernel,
+)
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.registry import register
 from compiler.passes.tile_elements import Elements
@@ -47,8 +57,9 @@ class LowerTilesToLoops(Pass):
         # Scalars that change (carried, branch results) are computed alike by every thread of a
         # program, so each thread may keep its own copy.
         cell_scope = target.memory_scopes.get("scalar", scope)
+        before = print_kernel(kernel)
         _Lowering(self.name, kernel, scope, cell_scope).run()
-        return True
+        return print_kernel(kernel) != before
 
 
 class _Lowering:

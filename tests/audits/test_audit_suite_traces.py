@@ -58,8 +58,8 @@ def _plant_linalg_dot(artifact: dict) -> None:
 
 def _plant_illegal_op(artifact: dict) -> None:
     last = artifact["trace"][-1]
-    last["op_counts"]["math.pow"] = 1
-    last["op_count_delta"]["math.pow"] = 1
+    last["op_counts"]["index.meta"] = 1  # no target spells it: the schedule binds it
+    last["op_count_delta"]["index.meta"] = 1
 
 
 def _drop_last_pass(artifact: dict) -> None:
@@ -88,8 +88,10 @@ def test_violations_planted_into_real_artifacts_are_caught(compiled, plant, kern
     for by in planted.values():
         plant(by[kernel])
     findings = audit_traces(planted, targets)
-    assert findings, plant.__name__
-    assert {(f.code, f.path.split("/")[-1]) for f in findings} == {(code, kernel)}
+    assert {f.path.split("/")[-1] for f in findings} == {kernel}, plant.__name__
+    # Every backend's copy is caught by the rule; a plant may also trip a second rule (a target
+    # whose final canonicalize changes the IR notices a dropped pass twice).
+    assert {f.path.split("/")[1] for f in findings if f.code == code} == set(targets)
 
 
 def test_dots_must_go_where_the_target_decomposes_them(compiled):
@@ -100,11 +102,17 @@ def test_dots_must_go_where_the_target_decomposes_them(compiled):
         for backend, target in targets.items()
     }
     findings = audit_traces(artifacts, without_dot)
+    # A target without tile values takes dots through its loops whatever its table says.
     kept = {
         (backend, name)
         for backend, by in artifacts.items()
+        if "linalg.dot" not in without_dot[backend].legal_ops
         for name, artifact in by.items()
-        if "linalg.dot" in artifact.ssa
+        if any(
+            "linalg.dot" in entry["ir"]
+            for entry in artifact.trace
+            if entry["pass"] == DECOMPOSITION_PASS
+        )
     }
     assert ("triton", "matmul") in kept
     assert {tuple(f.path.split("/")[1:]) for f in findings} == kept

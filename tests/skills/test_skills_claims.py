@@ -93,7 +93,7 @@ def test_check_api_pipeline_and_call() -> None:
 def test_paths_resolve_with_placeholders() -> None:
     assert resolve_path("compiler/backends/<backend>/target.py", None) is not None
     assert resolve_path("scripts/pipeline_trace.py", SKILL) is not None
-    assert resolve_path("compiler/backends/cuda/target.py", None) is None
+    assert resolve_path("compiler/backends/opencl/target.py", None) is None
 
 
 def test_excerpts_must_match_in_order() -> None:

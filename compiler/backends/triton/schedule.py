@@ -7,12 +7,12 @@ the kernel has an `scf.for` (software pipelining has a loop to overlap), else 1.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from compiler.ir import Kernel, TileType
+from compiler.ir import Kernel
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.registry import register
+from compiler.passes.thread_count import largest_tile
 
 LARGE_TILE = 16384
 
@@ -29,9 +29,7 @@ class OptimizeSchedule(Pass):
 
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         ops = list(kernel.walk())
-        values = [v for op in ops for v in op.results]
-        values += [a for op in ops for region in op.regions for a in region.block.args]
-        largest = max((_elements(v.type) for v in values), default=1)
+        largest = largest_tile(kernel)
         chosen = {
             "num_warps": self.num_warps or ctx.options.get("num_warps") or _warps(largest),
             "num_stages": self.num_stages
@@ -41,12 +39,6 @@ class OptimizeSchedule(Pass):
         before = {key: kernel.attrs.get(key) for key in chosen}
         kernel.attrs.update({key: int(value) for key, value in chosen.items()})
         return before != {key: kernel.attrs[key] for key in chosen}
-
-
-def _elements(type_: object) -> int:
-    if not isinstance(type_, TileType):
-        return 1
-    return math.prod(d for d in type_.shape if isinstance(d, int))
 
 
 def _warps(largest_tile: int) -> int:
