@@ -1,0 +1,140 @@
+"""The CUDA C++ target: scalar code over buffers and arrays, one CUDA block per program.
+
+Tiles do not exist in CUDA C++, so the record says `value_semantics` False: generic passes turn
+tiles into arrays and loops of scalar ops (`ssa.lower_tiles_to_loops`), spread each element loop
+over the block's threads with a barrier after it (`parallel` "threads"), and leave program ids to
+the launch (`program_ids` "launch": `blockIdx.x`). What is left is spelled here, one C++ expression
+or statement per op. Math functions are the overloaded names (`exp`, `rsqrt`, ...), which CUDA has
+for float and double and the CPU shim provides; f16/bf16 math is widened to f32 first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from compiler.backends.cuda.syntax import CUDA_SYNTAX
+from compiler.backends.emitter import STRUCTURED_OPS
+from compiler.backends.target import OpText, Target
+from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
+
+_INFIX = {
+    "arith.add": "+",
+    "arith.sub": "-",
+    "arith.mul": "*",
+    "arith.div": "/",
+    "arith.idiv": "/",  # C++ integer division truncates toward zero, as the IR's idiv
+    "arith.irem": "%",  # and `%` takes the sign of the dividend, as the IR's irem
+    "arith.and": "&",
+    "arith.or": "|",
+    "arith.xor": "^",
+}
+_MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
+_PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+_PROGRAM_IDS = ("(long long)blockIdx.x", "(long long)blockIdx.y", "(long long)blockIdx.z")
+_SCOPES = {"shared": "__shared__ ", "local": ""}  # mem.alloc {scope}: the declaration's qualifier
+
+
+def _compare(op: OpText) -> str:
+    return f"{op.args[0]} {_PREDICATES[op.attrs['pred']]} {op.args[1]}"
+
+
+def _load(op: OpText) -> str:
+    """`buffer[offset]`; masked: `other` (default 0) where the mask is false, nothing read."""
+    buffer, offset, *mask = op.args
+    element = f"{buffer}[{offset}]"
+    if not mask:
+        return element
+    other = op.fields.get("other", "0")
+    return f"({mask[0]} ? {element} : ({op.fields['result_dtype']})({other}))"
+
+
+def _store(op: OpText) -> str:
+    buffer, offset, value, *mask = op.args
+    statement = f"{buffer}[{offset}] = {value};"
+    return f"if ({mask[0]}) {{ {statement} }}" if mask else statement
+
+
+def _alloc(op: OpText) -> str:
+    qualifier = _SCOPES[op.attrs.get("scope", "local")]
+    return f"{qualifier}{op.fields['dtype']} {op.fields['name']}[{op.attrs['size']}];"
+
+
+SPELLING = {
+    **{name: f"{{0}} {symbol} {{1}}" for name, symbol in _INFIX.items()},
+    **{name: f"{name.split('.')[1]}({{0}})" for name in _MATH},
+    "math.pow": "pow({0}, {1})",
+    "arith.max": "({0} > {1} ? {0} : {1})",
+    "arith.min": "({0} < {1} ? {0} : {1})",
+    "arith.neg": "-{0}",
+    "arith.not": "!{0}",  # of an i1
+    "arith.constant": "{value}",  # the declaration gives it its type
+    "arith.cmp": _compare,
+    "arith.cast": "({dtype})({0})",
+    "select.where": "({0} ? {1} : {2})",
+    "index.program_id": lambda op: _PROGRAM_IDS[op.attrs["axis"]],
+    "index.thread_id": "(long long)threadIdx.x",
+    "index.num_threads": "(long long)blockDim.x",
+    "mem.load": _load,
+    "mem.store": _store,
+    "mem.alloc": _alloc,
+    "mem.read": "{0}[{1}]",
+    "mem.write": "{0}[{1}] = {2};",
+    "mem.barrier": "__syncthreads();",
+}
+
+_DTYPES = {
+    "i1": "bool",
+    **{f"i{b}": f"int{b}_t" for b in (8, 16, 32, 64)},
+    **{f"u{b}": f"uint{b}_t" for b in (8, 16, 32, 64)},
+    "f16": "__half",
+    "bf16": "__nv_bfloat16",
+    "f32": "float",
+    "f64": "double",
+    "index": "long long",
+}
+
+
+def _names_used(texts: list[str]) -> frozenset[str]:
+    """The C++ names in spellings; members (`.x`) and format fields (`{0}`, `{dtype}`) left out."""
+    return frozenset(
+        re.findall(r"(?<![.\w])[A-Za-z_]\w*", re.sub(r"\{[^{}]*\}", " ", " ".join(texts)))
+    )
+
+
+_TEXTS = [s for s in SPELLING.values() if isinstance(s, str)] + [*_PROGRAM_IDS, *_DTYPES.values()]
+_INTEGERS = frozenset(INT_DTYPES) | {"index"}
+_MATH_DTYPES = frozenset({"f32", "f64"})  # the overloads CUDA's math library has
+
+TARGET = Target(
+    name="cuda",
+    device="cpu",
+    legal_ops=frozenset(SPELLING) | STRUCTURED_OPS,
+    spelling=SPELLING,
+    dtype_spelling=_DTYPES,
+    memory_scopes={"global": "global", "tile": "shared", "scalar": "local"},
+    syntax=dataclasses.replace(CUDA_SYNTAX, reserved=CUDA_SYNTAX.reserved | _names_used(_TEXTS)),
+    capabilities={
+        "value_semantics": False,
+        "program_ids": "launch",
+        "parallel": "threads",
+        "unit_step_loops": False,
+        # Tiles live in __shared__ arrays: 32 x 32 f32 is 4 KB, so a kernel's few tiles stay
+        # within the 48 KB of static shared memory a CUDA block may declare.
+        "tile_cap": 32,
+        "max_warps": 8,  # 256 threads: a 32 x 32 tile gives each thread four elements
+        "shared_memory": True,
+        "index_bits": 64,
+    },
+    operand_dtypes={
+        **dict.fromkeys((name for name in _MATH if name != "math.abs"), _MATH_DTYPES),
+        "math.pow": _MATH_DTYPES,
+        "arith.div": frozenset(FLOAT_DTYPES),
+        "arith.idiv": _INTEGERS,
+        "arith.irem": _INTEGERS,
+    },
+    declaring_ops=frozenset({"mem.alloc"}),
+)
+
+# One source for both devices: the CPU runs it through the host shim, a GPU compiles it with nvcc.
+TARGETS = {"cpu": TARGET, "cuda": dataclasses.replace(TARGET, device="cuda")}

@@ -1,0 +1,66 @@
+// CUDA C++ kernels as plain C++ on the CPU: the launcher compiles an emitted kernel with
+// `g++ -include` this header and runs each block with a single thread (blockDim.x == 1), so a
+// thread-strided loop covers its whole range and a barrier has nothing to wait for.
+#pragma once
+
+#include <math.h>  // C++'s <math.h> also puts the float overloads (exp(float), ...) in ::,
+                   // where CUDA's math library has them
+#include <stdint.h>
+#include <string.h>
+
+#include <utility>
+
+#define __global__
+#define __shared__  // one thread per block: block-shared arrays are the thread's own
+
+struct ntc_index3 {
+  unsigned x, y, z;
+};
+
+// Per calling thread: ctypes releases the GIL, so two Python threads may launch at once.
+static thread_local ntc_index3 blockIdx = {0, 0, 0};
+static thread_local ntc_index3 threadIdx = {0, 0, 0};
+static thread_local ntc_index3 blockDim = {1, 1, 1};
+static thread_local ntc_index3 gridDim = {1, 1, 1};
+
+static inline void __syncthreads() {}
+
+// f16 is g++'s native IEEE half (_Float16); bf16 is its storage with float arithmetic, as CUDA's
+// __nv_bfloat16 converts to and from float (round to nearest even).
+typedef _Float16 __half;
+
+struct __nv_bfloat16 {
+  uint16_t bits;
+  __nv_bfloat16() = default;
+  __nv_bfloat16(float value) {
+    uint32_t word;
+    memcpy(&word, &value, sizeof word);
+    bits = isnan(value) ? 0x7fc0 : (word + 0x7fff + ((word >> 16) & 1)) >> 16;
+  }
+  operator float() const {
+    uint32_t word = uint32_t(bits) << 16;
+    float value;
+    memcpy(&value, &word, sizeof value);
+    return value;
+  }
+};
+
+// CUDA's math library has these for float and double; the C++ library does not.
+static inline float rsqrt(float x) { return 1.0f / sqrt(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+
+// The grid, block after block: `args[i]` points at the kernel's i-th argument, laid out as
+// cudaLaunchKernel reads it on a GPU, so both devices share one calling convention.
+template <class... Params, size_t... I>
+static void ntc_call(void (*kernel)(Params...), void** args, std::index_sequence<I...>) {
+  kernel(*static_cast<Params*>(args[I])...);
+}
+
+template <class... Params>
+static void ntc_run_grid(void (*kernel)(Params...), unsigned grid, void** args) {
+  gridDim.x = grid;
+  for (unsigned block = 0; block < grid; ++block) {
+    blockIdx.x = block;
+    ntc_call(kernel, args, std::index_sequence_for<Params...>{});
+  }
+}
