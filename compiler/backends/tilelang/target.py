@@ -1,0 +1,164 @@
+"""The TileLang target: scalar code over flat buffers and arrays in a `@T.prim_func`.
+
+TileLang's tiles are not NineToothed's (TileLang fixes their layout across threads), so the record
+says `value_semantics` False and the generic passes turn tiles into arrays and loops of scalar ops.
+Program ids are TileLang's own: the body is `scf.grid` (`program_ids` "loop"), spelled
+`with T.Kernel(count) as pid`. On the CPU (`tilelang.cpu.language`, compiled to C) element loops
+run serially; on CUDA (`tilelang.language`) they stay `scf.parallel`, spelled `T.Parallel`, which
+TileLang spreads over the block's threads and fences with barriers itself.
+
+Before the kernel a value is a Let binding; inside it a one-element variable (`grid_define`), and
+constants stay Lets everywhere, so loop bounds and `T.Parallel` extents are constants to TileLang.
+`index` is int32 (TileLang's program ids and loop indices; it widens addresses to int64 itself).
+Buffers are 1-D of symbolic extent `<name>_extent`, so TileLang bounds-checks every access and the
+launcher passes a tensor's storage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from compiler.backends.emitter import STRUCTURED_OPS
+from compiler.backends.python_syntax import python_syntax
+from compiler.backends.target import OpText, Target
+from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
+
+_INFIX = {
+    "arith.add": "+",
+    "arith.sub": "-",
+    "arith.mul": "*",
+    "arith.div": "/",
+    "arith.and": "&",
+    "arith.or": "|",
+    "arith.xor": "^",
+}
+_MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos")]
+_PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+
+
+def _compare(op: OpText) -> str:
+    return f"{op.args[0]} {_PREDICATES[op.attrs['pred']]} {op.args[1]}"
+
+
+def _load(op: OpText) -> str:
+    """`buffer[offset]`; masked: `T.if_then_else`, which reads only where the mask holds."""
+    buffer, offset, *mask = op.args
+    element = f"{buffer}[{offset}]"
+    if not mask:
+        return element
+    other = f"{op.fields['result_dtype']}({op.fields.get('other', '0')})"
+    return f"T.if_then_else({mask[0]}, {element}, {other})"
+
+
+def _store(op: OpText) -> str:
+    buffer, offset, value, *mask = op.args
+    statement = f"{buffer}[{offset}] = {value}"
+    return f"if {mask[0]}: {statement}" if mask else statement
+
+
+def _alloc(op: OpText) -> str:
+    """`T.alloc_local` / `T.alloc_shared`: the scope the tile lowering recorded."""
+    scope = op.attrs.get("scope", "local")
+    return f"{op.fields['name']} = T.alloc_{scope}(({op.attrs['size']},), {op.fields['dtype']})"
+
+
+SPELLING = {
+    **{name: f"{{0}} {symbol} {{1}}" for name, symbol in _INFIX.items()},
+    **{name: f"T.{name.split('.')[1]}({{0}})" for name in _MATH},
+    "math.abs": "T.max({0}, -{0})",  # T.abs of a float is tirx.fabs, which the C target lacks
+    "math.pow": "T.pow({0}, {1})",
+    "arith.idiv": "T.truncdiv({0}, {1})",  # TIR's `//` floors; the IR's idiv truncates
+    "arith.irem": "T.truncmod({0}, {1})",
+    "arith.max": "T.max({0}, {1})",
+    "arith.min": "T.min({0}, {1})",
+    "arith.neg": "-{0}",
+    "arith.not": "T.Not({0})",
+    "arith.constant": "{name} = {result_dtype}({value})",  # a Let, also inside the kernel
+    "arith.cmp": _compare,
+    "arith.cast": "T.Cast({dtype}, {0})",
+    "select.where": "T.Select({0}, {1}, {2})",
+    "mem.load": _load,
+    "mem.store": _store,
+    "mem.alloc": _alloc,
+    "mem.read": "{0}[{1}]",
+    "mem.write": "{0}[{1}] = {2}",
+}
+
+_DTYPES = {
+    "i1": "T.bool",
+    **{f"i{b}": f"T.int{b}" for b in (8, 16, 32, 64)},
+    **{f"u{b}": f"T.uint{b}" for b in (8, 16, 32, 64)},
+    "f16": "T.float16",
+    "bf16": "T.bfloat16",
+    "f32": "T.float32",
+    "f64": "T.float64",
+    "index": "T.int32",
+}
+
+_INTEGERS = frozenset(INT_DTYPES) | {"index"}
+_MATH_DTYPES = frozenset({"f32", "f64"})  # the C target has no f16 math: a pass widens it
+
+_SYNTAX = dataclasses.replace(
+    python_syntax(
+        prelude=("import tilelang.cpu.language as T", "", ""),
+        decorator="@T.prim_func",
+        names_used=frozenset({"T", "float"}),
+    ),
+    for_open="for {iv} in T.serial({lb}, {ub}, {step}):",
+    buffer_param='{name}: T.Tensor((T.dynamic("{name}_extent"),), {dtype})',
+    scalar_param="{name}: {dtype}",
+    grid_open="with T.Kernel({count}) as {pid}:",
+    # Inside the kernel a value is a one-element local variable, not a Let binding: TIR inlines
+    # integer Lets into every use, and the inlined index trees take TileLang's simplifier seconds
+    # to minutes. Before the kernel (the grid count, hoisted invariants) a Let is what TileLang
+    # evaluates on the host.
+    grid_define="{name} = T.alloc_var({type}, init={expr})",
+)
+
+
+TARGET = Target(
+    name="tilelang",
+    device="cpu",
+    legal_ops=frozenset(SPELLING) | STRUCTURED_OPS | {"scf.grid"},
+    spelling=SPELLING,
+    dtype_spelling=_DTYPES,
+    memory_scopes={"global": "global", "tile": "local"},
+    syntax=_SYNTAX,
+    capabilities={
+        "value_semantics": False,
+        "program_ids": "loop",
+        "parallel": "serial",
+        "unit_step_loops": True,
+        # Tiles become arrays walked element by element: small tiles keep C compiles and loops
+        # short on the CPU and fit shared memory on a GPU.
+        "tile_cap": 32,
+        "index_bits": 32,
+    },
+    operand_dtypes={
+        **dict.fromkeys(_MATH, _MATH_DTYPES),
+        "math.pow": _MATH_DTYPES,
+        "arith.div": frozenset(FLOAT_DTYPES),
+        "arith.idiv": _INTEGERS,
+        "arith.irem": _INTEGERS,
+    },
+    declaring_ops=frozenset({"mem.alloc", "arith.constant"}),
+)
+
+# On CUDA: TileLang's CUDA dialect, one block per program (its warps chosen by
+# ssa.tilelang.optimize_schedule), element loops kept parallel. Tiles live in shared memory, where
+# every thread sees them; a scalar that changes is computed alike by every thread, so each keeps
+# its own (local) copy.
+CUDA_TARGET = dataclasses.replace(
+    TARGET,
+    device="cuda",
+    memory_scopes={"global": "global", "tile": "shared", "scalar": "local"},
+    syntax=dataclasses.replace(
+        _SYNTAX,
+        prelude=("import tilelang.language as T", "", ""),
+        grid_open="with T.Kernel({count}, threads={num_warps} * 32) as {pid}:",
+        parallel_open="for {iv} in T.Parallel({extent}):",
+    ),
+    capabilities={**TARGET.capabilities, "parallel": "native", "max_warps": 8},
+)
+
+TARGETS = {"cpu": TARGET, "cuda": CUDA_TARGET}

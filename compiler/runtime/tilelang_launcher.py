@@ -1,0 +1,127 @@
+"""Runs a TileLang artifact on torch tensors: TileLang compiles the emitted `@T.prim_func` to C for
+the CPU (target "c", built by the host C++ compiler) or to CUDA for a GPU, and calls it.
+
+A buffer is passed as a flat 1-D view of its tensor's storage from the tensor's first element on:
+the kernel indexes it with explicit strides, and TileLang bounds-checks every access against the
+view's extent (the symbolic `<name>_extent` of the emitted parameter). Compiled kernels are kept
+per source in this process, and on disk by TileLang's own kernel cache under
+`<ntc cache dir>/tilelang`, so a second run does not compile again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import tilelang
+import torch
+from tilelang.contrib.nvcc import compile_cuda
+from tilelang.jit import JITKernel
+from tilelang.tools.compile_only import compile_kernel_source, discover_prim_func
+
+from compiler.backends.artifact import Artifact
+from compiler.runtime.bindings import LaunchError, check_bindings, grid_size
+from compiler.runtime.cache import cache_dir, load_module
+
+# TileLang 0.1.15's C wrapper spells no bfloat16 or uint32 pointer, and declares a bool buffer
+# `bool*` where its kernel takes `int8_t*`: buffers of those types do not compile for the CPU.
+CPU_BUFFER_DTYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u64", "f16", "f32", "f64"})
+_TARGETS = {"cpu": "c", "cuda": "cuda"}
+_KERNELS: dict[tuple[str, str], JITKernel] = {}
+
+
+def _unexport_bundled_tvm() -> None:
+    """`import tilelang` puts its bundled TVM on PYTHONPATH and TVM_LIBRARY_PATH for this process
+    (it has it on `sys.path` already): child processes, such as the TVM backend's worker with a TVM
+    of its own, must not inherit them."""
+    package = os.path.dirname(tilelang.__file__)
+    for key in ("PYTHONPATH", "TVM_LIBRARY_PATH"):
+        paths = os.environ.get(key, "").split(os.pathsep)
+        kept = [path for path in paths if path and not path.startswith(package)]
+        if kept:
+            os.environ[key] = os.pathsep.join(kept)
+        else:
+            os.environ.pop(key, None)
+
+
+_unexport_bundled_tvm()
+tilelang.env.TILELANG_PRINT_ON_COMPILATION = "0"  # no log line per compile amid ntc's own output
+
+
+def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
+    """Run the artifact's kernel once over its grid (see `compiler.runtime.dispatch.launch`).
+
+    The kernel computes its grid from its own arguments; the grid here only skips empty launches.
+    """
+    check_bindings(artifact, bindings, artifact.device)
+    if artifact.device == "cpu":
+        _check_cpu_buffers(artifact)
+    if grid_size(artifact, bindings) == 0:
+        return
+    kernel = compiled(artifact)
+    kernel(*(_argument(bindings[name], kind) for name, kind in artifact.args))
+
+
+def compiled(artifact: Artifact) -> JITKernel:
+    """The artifact's kernel built for its device: once per process, once per cache dir on disk."""
+    key = (artifact.device, artifact.source)
+    if key not in _KERNELS:
+        tilelang.env.TILELANG_CACHE_DIR = str(cache_dir() / "tilelang")
+        func = _prim_func(artifact.source, artifact.kernel_name)
+        _KERNELS[key] = tilelang.compile(func, target=_TARGETS[artifact.device])
+    return _KERNELS[key]
+
+
+def cuda_source(artifact_or_source: Artifact | str, arch: str = "sm_90") -> str:
+    """The CUDA C++ TileLang generates from a kernel's CUDA form (no GPU needed).
+
+    An artifact must have been lowered for device "cuda"; a source string is searched for its
+    first `@T.prim_func`.
+    """
+    if isinstance(artifact_or_source, str):
+        func = discover_prim_func(load_module(artifact_or_source))
+    else:
+        artifact = artifact_or_source
+        if artifact.device != "cuda":
+            raise ValueError(
+                f"@{artifact.kernel_name} was lowered for device {artifact.device!r}; lower it "
+                "for device='cuda' to get its CUDA form"
+            )
+        func = _prim_func(artifact.source, artifact.kernel_name)
+    return compile_kernel_source(func, {"kind": "cuda", "arch": arch})
+
+
+def cuda_binary(cuda: str, arch: str = "sm_90") -> bytes:
+    """`cuda` (from `cuda_source`) compiled by nvcc to a cubin for `arch`: what a GPU would load."""
+    number = arch.removeprefix("sm_")
+    includes = [f"-I{tilelang.env.TILELANG_TEMPLATE_PATH}", f"-I{tilelang.env.CUTLASS_INCLUDE_DIR}"]
+    options = ["-std=c++20", "-w", *includes]  # TileLang's CUDA templates need C++20
+    gencode = ["-gencode", f"arch=compute_{number},code=sm_{number}"]
+    return bytes(compile_cuda(cuda, "cubin", arch=gencode, options=options))
+
+
+def _prim_func(source: str, name: str):
+    func = getattr(load_module(source), name, None)
+    if func is None:
+        raise LaunchError(f"the TileLang source defines no @{name}; emit it with the kernel's name")
+    return func
+
+
+def _check_cpu_buffers(artifact: Artifact) -> None:
+    for name, kind in artifact.args:
+        dtype = artifact.arg_dtypes[name]
+        if kind == "buffer" and dtype not in CPU_BUFFER_DTYPES:
+            supported = ", ".join(sorted(CPU_BUFFER_DTYPES))
+            raise LaunchError(
+                f"@{artifact.kernel_name} argument {name!r}: TileLang's C target cannot take "
+                f"{dtype} buffers (only {supported}); convert the tensor and the program, or "
+                "compile for device='cuda'"
+            )
+
+
+def _argument(value: object, kind: str) -> object:
+    if kind != "buffer":
+        return value
+    tensor: torch.Tensor = value
+    extent = tensor.untyped_storage().nbytes() // tensor.element_size() - tensor.storage_offset()
+    return tensor.as_strided((extent,), (1,), tensor.storage_offset())

@@ -1,0 +1,198 @@
+"""The TileLang backend through the default pipeline. On the CPU (TileLang's C target): IR kernels
+that exercise the spelling table, branch results, carried values and a dot loop run against torch
+(the suite itself runs in tests/test_suite_backends.py). On CUDA: the form of every suite kernel
+lowers to CUDA source and compiles with nvcc for sm_90 (nothing runs on a GPU here)."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+
+import pytest
+import torch
+from conftest import load_ir, poisoned
+
+from compiler.backends import lower_unified_ssa_artifact
+from compiler.checking import build
+from compiler.ir import parse_kernel
+from compiler.runtime import launch
+from compiler.runtime.tilelang_launcher import cuda_binary, cuda_source
+from compiler.suite import SUITE
+
+HEAD = """
+  %0 = index.program_id() {axis = 0} : index
+  %1 = arith.constant() {value = 16} : index
+  %2 = arith.mul(%0, %1) : index
+  %3 = tile.arange() {size = 16} : tile<index[16]>
+  %4 = tile.broadcast(%2) {shape = [16]} : tile<index[16]>
+  %5 = arith.add(%4, %3) : tile<index[16]>
+  %6 = tile.broadcast(%n) {shape = [16]} : tile<index[16]>
+  %7 = arith.cmp(%5, %6) {pred = "lt"} : tile<i1[16]>
+"""
+
+# Truncating division and remainder, negation, min/max and casts on i32.
+INTEGER_OPS = (
+    """kernel @integer_ops(%a: buffer<i32>, %b: buffer<i32>, %q: buffer<i32>, %r: buffer<i32>,
+%n: index) attributes {grid = "(n + 15) // 16"} {"""
+    + HEAD
+    + """
+  %8 = mem.load(%a, %5, %7) {other = 0} : tile<i32[16]>
+  %9 = mem.load(%b, %5, %7) {other = 1} : tile<i32[16]>
+  %10 = arith.idiv(%8, %9) : tile<i32[16]>
+  %11 = arith.irem(%8, %9) : tile<i32[16]>
+  %12 = arith.neg(%11) : tile<i32[16]>
+  %13 = arith.max(%10, %12) : tile<i32[16]>
+  %14 = arith.min(%10, %12) : tile<i32[16]>
+  %15 = arith.sub(%13, %14) : tile<i32[16]>
+  %16 = arith.cast(%15) {dtype = "f32"} : tile<f32[16]>
+  %17 = arith.constant() {value = 0.5} : tile<f32[16]>
+  %18 = arith.mul(%16, %17) : tile<f32[16]>
+  %19 = arith.cast(%18) {dtype = "i32"} : tile<i32[16]>
+  mem.store(%q, %5, %10, %7)
+  mem.store(%r, %5, %19, %7)
+}
+"""
+)
+
+# Math functions (pow included), comparisons, logical ops on i1 and a select, in f32.
+FLOAT_OPS = (
+    """kernel @float_ops(%x: buffer<f32>, %y: buffer<f32>, %out: buffer<f32>, %n: index)
+attributes {grid = "(n + 15) // 16"} {"""
+    + HEAD
+    + """
+  %8 = mem.load(%x, %5, %7) {other = 1.0} : tile<f32[16]>
+  %9 = mem.load(%y, %5, %7) {other = 1.0} : tile<f32[16]>
+  %10 = math.abs(%8) : tile<f32[16]>
+  %11 = math.sqrt(%10) : tile<f32[16]>
+  %12 = math.rsqrt(%10) : tile<f32[16]>
+  %13 = math.log(%10) : tile<f32[16]>
+  %14 = math.log2(%10) : tile<f32[16]>
+  %15 = math.exp(%9) : tile<f32[16]>
+  %16 = math.exp2(%8) : tile<f32[16]>
+  %17 = math.sin(%8) : tile<f32[16]>
+  %18 = math.cos(%9) : tile<f32[16]>
+  %19 = arith.add(%11, %12) : tile<f32[16]>
+  %20 = arith.sub(%13, %14) : tile<f32[16]>
+  %21 = arith.mul(%15, %16) : tile<f32[16]>
+  %22 = arith.div(%17, %18) : tile<f32[16]>
+  %23 = arith.add(%19, %20) : tile<f32[16]>
+  %24 = arith.add(%21, %22) : tile<f32[16]>
+  %25 = arith.cmp(%8, %9) {pred = "gt"} : tile<i1[16]>
+  %26 = arith.constant() {value = 0.0} : tile<f32[16]>
+  %27 = arith.cmp(%8, %26) {pred = "le"} : tile<i1[16]>
+  %28 = arith.xor(%25, %27) : tile<i1[16]>
+  %29 = arith.not(%28) : tile<i1[16]>
+  %30 = select.where(%29, %23, %24) : tile<f32[16]>
+  %31 = math.pow(%10, %9) : tile<f32[16]>
+  %32 = arith.add(%30, %31) : tile<f32[16]>
+  mem.store(%out, %5, %32, %7)
+}
+"""
+)
+
+
+def run_ir(text: str, bindings: dict) -> None:
+    launch(lower_unified_ssa_artifact(parse_kernel(text), "tilelang"), bindings)
+
+
+@pytest.fixture
+def gen(request):
+    return torch.Generator().manual_seed(hash(request.node.name) % 2**31)
+
+
+def test_integer_ops_truncate_toward_zero(gen):
+    n = 37
+    a = torch.randint(-50, 50, (n,), generator=gen, dtype=torch.int32)
+    b = torch.randint(1, 9, (n,), generator=gen, dtype=torch.int32) * (1 - 2 * (a % 2))
+    q, r = (torch.full((n,), -12345, dtype=torch.int32) for _ in range(2))  # poisoned
+    run_ir(INTEGER_OPS, {"a": a, "b": b, "q": q, "r": r, "n": n})
+    quotient = torch.div(a, b, rounding_mode="trunc")
+    remainder = a - quotient * b
+    spread = (quotient - -remainder).abs()  # max(q, -r) - min(q, -r)
+    assert torch.equal(q, quotient)
+    assert torch.equal(r, (spread.float() * 0.5).int())  # the cast truncates too
+
+
+def test_float_ops(gen):
+    n = 45
+    x, y = torch.randn(n, generator=gen), torch.randn(n, generator=gen)
+    out = poisoned(n)
+    run_ir(FLOAT_OPS, {"x": x, "y": y, "out": out, "n": n})
+    ax = x.abs()
+    first = ax.sqrt() + ax.rsqrt() + (ax.log() - ax.log2())
+    second = y.exp() * x.exp2() + x.sin() / y.cos()
+    chosen = torch.where(~((x > y) ^ (x <= 0)), first, second)
+    torch.testing.assert_close(out, chosen + ax.pow(y))
+
+
+def test_branch_results_and_an_i32_buffer(gen):
+    n = 77  # three programs: even, odd, even
+    x = torch.randn(n, generator=gen)
+    out, flags = poisoned(n), torch.full((4,), -7, dtype=torch.int32)
+    launch(
+        lower_unified_ssa_artifact(load_ir("parity_branch"), "tilelang"),
+        {"x": x, "out": out, "flags": flags, "n": n},
+    )
+    even = (torch.arange(n) // 32) % 2 == 0
+    torch.testing.assert_close(out, torch.where(even, 2 * x, -x))
+    assert flags.tolist() == [1, -1, -7, -7]
+
+
+def test_f16_buffers_and_a_float_argument(gen):
+    n = 200
+    x = (2 * torch.randn(n, generator=gen)).half()
+    out = poisoned(n, dtype=torch.float16)
+    artifact = lower_unified_ssa_artifact(load_ir("leaky_clamp_f16"), "tilelang")
+    launch(artifact, {"x": x, "out": out, "alpha": 0.1, "n": n})
+    xf = x.float()
+    torch.testing.assert_close(out, torch.where(xf > 0, xf, 0.1 * xf).clamp(-0.5, 1.5).half())
+
+
+@pytest.mark.parametrize("steps", [0, 5])
+def test_carried_values_swap(steps, gen):
+    n = 50
+    x, y = torch.randn(n, generator=gen), torch.randn(n, generator=gen)
+    outs = {name: poisoned(n) for name in ("out_x", "out_y", "out_s")}
+    artifact = lower_unified_ssa_artifact(load_ir("swap_loop"), "tilelang")
+    launch(artifact, {"x": x, "y": y, **outs, "steps": steps, "n": n})
+    first, second = (x, y) if steps % 2 == 0 else (y, x)
+    torch.testing.assert_close(outs["out_x"], first)
+    torch.testing.assert_close(outs["out_y"], second)
+    torch.testing.assert_close(outs["out_s"], (steps + 1) // 2 * x + steps // 2 * y)
+
+
+def test_dot_in_a_loop_over_strided_views(gen):
+    m, n, k = 37, 45, 29
+    a, b = torch.randn(m, k, generator=gen), torch.randn(n, k, generator=gen).t()
+    c = poisoned(m, n)
+    bindings = {"a": a, "b": b, "c": c, "M": m, "N": n, "K": k}
+    for name, tensor in (("a", a), ("b", b), ("c", c)):
+        bindings |= {f"{name}_stride_{d}": tensor.stride(d) for d in range(2)}
+    launch(lower_unified_ssa_artifact(load_ir("tiled_dot_loop"), "tilelang"), bindings)
+    torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)
+
+
+@functools.cache
+def cuda_form(name: str):
+    """The suite kernel lowered for device "cuda" (sizes from its usual arguments)."""
+    kernel = SUITE[name]
+    return build(kernel, "tilelang", "cuda").compile(*kernel.make_args(0), **kernel.call_kwargs)
+
+
+@pytest.mark.parametrize("options, warps", [({}, 2), ({"num_warps": 8}, 8)])
+def test_cuda_block_has_a_thread_per_element_of_the_largest_tile(options, warps):
+    ir = load_ir("masked_add")  # 64-element tiles: two warps, unless the caller says
+    artifact = lower_unified_ssa_artifact(ir, "tilelang", device="cuda", options=options)
+    assert artifact.num_warps == warps
+    assert f"__launch_bounds__({warps * 32}, 1) masked_add_kernel(" in cuda_source(artifact)
+    assert lower_unified_ssa_artifact(ir, "tilelang", options=options).num_warps is None
+
+
+@pytest.mark.parametrize("name", sorted(SUITE))
+def test_cuda_form_of_suite_kernel_lowers_and_compiles_for_sm_90(name):
+    artifact = cuda_form(name)
+    cuda = cuda_source(artifact)
+    assert f"__launch_bounds__({artifact.num_warps * 32}, 1) {name}_kernel(" in cuda
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not installed")
+    assert cuda_binary(cuda, "sm_90").startswith(b"\x7fELF")
