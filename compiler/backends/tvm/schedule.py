@@ -1,0 +1,17 @@
+"""ssa.tvm.optimize_schedule: this backend's slot in the shared pipeline, filled by the
+shared thread-count rule (`compiler/passes/thread_count.py`) with the target's `max_warps`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.passes.registry import register
+from compiler.passes.thread_count import WarpsForLargestTile
+
+
+@register
+@dataclass(frozen=True)
+class OptimizeSchedule(WarpsForLargestTile):
+    name = "ssa.tvm.optimize_schedule"
+    category = "backend-specific"
+    description = "record num_warps: given, else one thread per element of the largest tile"

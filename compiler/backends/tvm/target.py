@@ -1,0 +1,150 @@
+"""The TVM target: TVMScript TIR (`from tvm.script import tirx as T`, apache-tvm 0.27).
+
+TIR has no tile values, so the record says `value_semantics` False: generic passes turn tiles into
+`T.alloc_buffer` arrays and loops of scalar ops, run every parallel loop serially, wrap the body in
+a loop over the programs (`program_ids` "loop": `T.serial` on the CPU, a `blockIdx.x` thread
+binding on CUDA) and give loops unit steps (`T.serial(start, stop)` has none). Every value is an
+immutable `T.let` binding: TIR would make a plain assignment a mutable local, which CUDA lowering
+cannot hoist out of the launch. Index arithmetic is int32 throughout (TIR does not mix integer
+widths), and integer division is `T.truncdiv` / `T.truncmod` (the IR truncates toward zero).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from compiler.backends.emitter import STRUCTURED_OPS
+from compiler.backends.python_syntax import python_syntax
+from compiler.backends.target import OpText, Target
+from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
+
+_INFIX = {
+    "arith.add": "+",
+    "arith.sub": "-",
+    "arith.mul": "*",
+    "arith.div": "/",
+    "arith.and": "&",
+    "arith.or": "|",
+    "arith.xor": "^",
+}
+_MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
+_PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+
+
+def _compare(op: OpText) -> str:
+    return f"{op.args[0]} {_PREDICATES[op.attrs['pred']]} {op.args[1]}"
+
+
+def _not(op: OpText) -> str:
+    return f"T.Not({op.args[0]})" if op.fields["result_dtype"] == "bool" else f"~{op.args[0]}"
+
+
+def _load(op: OpText) -> str:
+    """`buffer[offset]`; masked: `T.if_then_else`, which reads only where the mask holds."""
+    buffer, offset, *mask = op.args
+    element = f"{buffer}[{offset}]"
+    if not mask:
+        return element
+    other = f"T.{op.fields['result_dtype']}({op.fields.get('other', '0')})"
+    return f"T.if_then_else({mask[0]}, {element}, {other})"
+
+
+def _store(op: OpText) -> str:
+    """One line either way: TVMScript reads `if mask: buffer[i] = v` as a branch."""
+    buffer, offset, value, *mask = op.args
+    statement = f"{buffer}[{offset}] = {value}"
+    return f"if {mask[0]}: {statement}" if mask else statement
+
+
+def _alloc(op: OpText) -> str:
+    name, size, dtype = op.fields["name"], op.attrs["size"], op.fields["dtype"]
+    scope = op.fields.get("scope", '"local"')  # spelled attributes are quoted already
+    return f'{name} = T.alloc_buffer(({size},), "{dtype}", scope={scope})'
+
+
+SPELLING = {
+    **{name: f"{{0}} {symbol} {{1}}" for name, symbol in _INFIX.items()},
+    **{name: f"T.{name.split('.')[1]}({{0}})" for name in _MATH},
+    "arith.idiv": "T.truncdiv({0}, {1})",
+    "arith.irem": "T.truncmod({0}, {1})",
+    "arith.max": "T.max({0}, {1})",
+    "arith.min": "T.min({0}, {1})",
+    "arith.neg": "-{0}",
+    "arith.not": _not,
+    "arith.constant": "T.{result_dtype}({value})",
+    "arith.cmp": _compare,
+    "arith.cast": 'T.Cast("{dtype}", {0})',
+    "select.where": "T.Select({0}, {1}, {2})",
+    "mem.load": _load,
+    "mem.store": _store,
+    "mem.alloc": _alloc,
+    "mem.read": "{0}[{1}]",
+    "mem.write": "{0}[{1}] = {2}",
+}
+
+_DTYPES = {
+    "i1": "bool",
+    **{f"i{b}": f"int{b}" for b in (8, 16, 32, 64)},
+    **{f"u{b}": f"uint{b}" for b in (8, 16, 32, 64)},
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "f32": "float32",
+    "f64": "float64",
+    "index": "int32",
+}
+
+_SYNTAX = dataclasses.replace(
+    python_syntax(
+        prelude=("from tvm.script import tirx as T", "", ""),
+        decorator="@T.prim_func",
+        names_used=frozenset({"T", "float"}),
+    ),
+    define="{name}: T.let[T.{type}] = {expr}",
+    for_open="for {iv} in T.serial({lb}, {ub}):",  # unit steps: ssa.normalize_loops made them so
+    # A flat buffer of any extent, starting anywhere: the launcher passes views into a shared
+    # arena at a tensor's storage offset, so TVM may assume neither alignment nor a zero offset.
+    buffer_param='{name}: T.Buffer((T.int32(),), "{dtype}", align=1, offset_factor=1)',
+    scalar_param="{name}: T.{dtype}",
+    grid_open="for {pid} in T.serial(0, {count}):",
+)
+
+_INTEGERS = frozenset(INT_DTYPES) | {"index"}
+_MATH_DTYPES = frozenset({"f32", "f64"})  # f16/bf16 math is widened first, as on other targets
+
+TARGET = Target(
+    name="tvm",
+    device="cpu",
+    legal_ops=frozenset(SPELLING) | STRUCTURED_OPS | {"scf.grid"},
+    spelling=SPELLING,
+    dtype_spelling=_DTYPES,
+    memory_scopes={"global": "global", "tile": "local"},
+    syntax=_SYNTAX,
+    capabilities={
+        "value_semantics": False,
+        "program_ids": "loop",
+        "parallel": "serial",
+        "unit_step_loops": True,
+        "tile_cap": 32,
+        "shared_memory": False,
+        "index_bits": 32,
+    },
+    operand_dtypes={
+        **dict.fromkeys((name for name in _MATH if name != "math.abs"), _MATH_DTYPES),
+        "arith.div": frozenset(FLOAT_DTYPES),
+        "arith.idiv": _INTEGERS,
+        "arith.irem": _INTEGERS,
+    },
+    declaring_ops=frozenset({"mem.alloc"}),
+)
+
+# The same TIR on CUDA, but each program is a CUDA block: TVM splits the launch off the host code.
+TARGETS = {
+    "cpu": TARGET,
+    "cuda": dataclasses.replace(
+        TARGET,
+        device="cuda",
+        syntax=dataclasses.replace(
+            _SYNTAX, grid_open='for {pid} in T.thread_binding({count}, thread="blockIdx.x"):'
+        ),
+    ),
+}

@@ -1,0 +1,56 @@
+"""The TVM backend on the kernel suite: every kernel lowers through the default pipeline to TIR,
+runs on the CPU (LLVM) against torch, and its CUDA form (program ids bound to `blockIdx.x`) lowers
+to CUDA C that nvcc compiles for sm_90. Nothing runs on a GPU here."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+
+import pytest
+
+from compiler.backends import get_target, lower_unified_ssa_artifact
+from compiler.checking import check
+from compiler.ir import parse_kernel
+from compiler.runtime.tvm_launcher import cuda_sources
+from compiler.suite import SUITE
+
+needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
+
+
+@functools.cache
+def checked(name: str):
+    """Lowered once per kernel, run on fresh inputs with poisoned outputs, compared with torch."""
+    return check(SUITE[name], backend="tvm")
+
+
+@pytest.mark.parametrize("name", sorted(SUITE))
+def test_suite_kernel_runs_on_the_cpu(name):
+    result = checked(name)
+    assert result.passed, f"{name}: max error {result.max_error}"
+    assert "T.serial(0, " in result.artifact.source  # the programs are a loop on the CPU
+
+
+@pytest.fixture(scope="module")
+def cuda_forms() -> dict[str, str]:
+    """Each kernel lowered for CUDA with the block sizes its CPU form chose, built in one batch."""
+    artifacts = []
+    for name in sorted(SUITE):
+        cpu = checked(name).artifact
+        kernel, schedule = parse_kernel(cpu.initial_ssa), dict(cpu.schedule)
+        artifacts.append(lower_unified_ssa_artifact(kernel, "tvm", device="cuda", options=schedule))
+    assert all('thread="blockIdx.x"' in artifact.source for artifact in artifacts)
+    return dict(zip(sorted(SUITE), cuda_sources(artifacts, arch="sm_90"), strict=True))
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name", sorted(SUITE))
+def test_suite_kernel_compiles_for_cuda(name, cuda_forms):
+    assert f"__global__ void {name}_kernel(" in cuda_forms[name]
+
+
+def test_the_cuda_record_differs_only_in_how_programs_run():
+    cpu, cuda = get_target("tvm", "cpu"), get_target("tvm", "cuda")
+    assert cuda.device == "cuda" and cpu.spelling == cuda.spelling
+    assert cpu.capabilities == cuda.capabilities
+    assert cpu.syntax.grid_open != cuda.syntax.grid_open
