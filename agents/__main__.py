@@ -1,0 +1,5 @@
+import sys
+
+from agents.cli import main
+
+sys.exit(main())

@@ -1,0 +1,57 @@
+"""The words the workflow says to the model: the system prompt, the task, and its reminders."""
+
+from __future__ import annotations
+
+from agents.gates import GateResult, feedback
+from agents.skills import Skill, catalog
+from agents.tasks import Task
+
+SYSTEM = """\
+You change a compiler repository through tools, in a sandbox: a fresh clone of the project. The
+compiler lowers every kernel through one generic SSA IR and one pass pipeline; backends differ
+only in data (a target record and a spelling table). Keep every change on that path: no function,
+class or table per operator or per kernel, no kernel source as text, no backend names in shared
+code. The lowering audit rejects those shapes.
+
+Work in small steps: read before you write, keep files small with one concept each, and follow
+the code's style (ruff formats it; line length 100). The task's gates, in order: {gates}. They
+run when you call run_checks() or finish(summary) and report findings as path:line: CODE message.
+Fix the code until they pass; never suppress a finding, never edit the audits, the tests or the
+baseline (those writes are refused).
+
+Skills (activate_skill(name) gives one in full, with its files):
+{catalog}
+"""
+
+TASK = """\
+Task {name}: {prompt}
+
+Recommended skills: {skills}.
+"""
+
+TEXT_ONLY = (
+    "Reply with tool calls: change the repository with the tools, and call finish(summary) when "
+    "the change is complete."
+)
+
+RED = "Fix every finding in the code (not by suppressing it), then call finish(summary) again."
+GREEN = "All gates pass."
+
+
+def system_prompt(task: Task, skills: dict[str, Skill]) -> str:
+    gates = ", ".join(gate.name for gate in task.gates) or "none"
+    return SYSTEM.format(gates=gates, catalog=catalog(skills))
+
+
+def task_prompt(task: Task) -> str:
+    return TASK.format(name=task.name, prompt=task.prompt, skills=", ".join(task.skills) or "none")
+
+
+def gates_message(results: list[GateResult], *, after_finish: bool) -> str:
+    passed = all(r.passed for r in results)
+    closing = GREEN if passed else RED if after_finish else "Fix them, then call finish(summary)."
+    return f"{feedback(results)}\n\n{closing}"
+
+
+def rejected(answer: str) -> str:
+    return f"A reviewer rejected the change: {answer}\nAddress it, then call finish(summary)."

@@ -1,0 +1,56 @@
+"""What the graph's nodes use besides the state: the run's sandbox, tools, client and transcript.
+
+Nothing here is checkpointed; `agents/run.py` rebuilds it from `run.json` when a run resumes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agents.budget import Budget
+from agents.client import ModelClient
+from agents.gates import GateContext, GateResult, run_gates
+from agents.prompts import gates_message
+from agents.sandbox import Sandbox
+from agents.skills import Skill
+from agents.tasks import Task
+from agents.tools import ToolBox
+from agents.transcript import TranscriptWriter
+
+
+@dataclass
+class Runtime:
+    run_id: str
+    task: Task
+    sandbox: Sandbox
+    skills: dict[str, Skill]
+    client: ModelClient
+    transcript: TranscriptWriter
+    budget: Budget
+    gate_context: GateContext
+    approve: bool
+    out: Path  # the transcript folder: report and patch go there too
+    header: dict
+    say: Callable[[str], None] = print
+    tools: ToolBox = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tools = ToolBox(self.sandbox, self.skills, self.check)
+
+    def check(self, after_finish: bool = False) -> tuple[str, list[GateResult]]:
+        """Run the task's gates; the model's message about them, and the results."""
+        start = time.monotonic()
+        results = run_gates(self.task.gates, self.gate_context)
+        self.transcript.event(
+            "gates",
+            after_finish=after_finish,
+            seconds=round(time.monotonic() - start, 3),
+            results=[r.to_dict() for r in results],
+        )
+        self.say(
+            "gates: " + ", ".join(f"{r.name} {'ok' if r.passed else 'FAILED'}" for r in results)
+        )
+        return gates_message(results, after_finish=after_finish), results

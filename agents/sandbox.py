@@ -1,0 +1,159 @@
+"""The sandbox a run works in: a fresh clone of the user's repository at one commit.
+
+Tools reach files only through `Sandbox.path`, which refuses absolute paths, `..` and symlinks
+that lead outside, `.git`, and (for writes) the protected prefixes: `audits/`, `tests/`,
+`agents/`, `pyproject.toml` (it configures the audit) and the audit baseline, unless the task
+allows them. Commands run with a timeout. The user's checkout is only read (by `git clone`); its
+uncommitted changes are not in the sandbox.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from agents.errors import AgentError
+
+PROTECTED = ("audits/", "tests/", "agents/", "pyproject.toml")
+GIT_TIMEOUT = 120.0
+AUTHOR = ["-c", "user.name=ntc-agent", "-c", "user.email=ntc-agent@localhost"]
+
+
+class Refused(Exception):
+    """A tool asked for a path the sandbox does not give; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Completed:
+    returncode: int | None  # None when the command timed out
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+class Sandbox:
+    def __init__(self, root: Path, base: str, protected: tuple[str, ...]):
+        self.root = root.resolve()
+        self.base = base  # the commit the run's changes are diffed against
+        self.protected = protected
+
+    @classmethod
+    def create(cls, repo: Path, folder: Path, commit: str, allow: tuple[str, ...]) -> Sandbox:
+        if folder.exists():
+            raise AgentError(f"{folder} exists already; give the run another id")
+        _git(repo, "rev-parse", "--verify", f"{commit}^{{commit}}")
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        _git(
+            repo.parent,
+            "clone",
+            "--quiet",
+            "--no-hardlinks",
+            "--no-checkout",
+            str(repo),
+            str(folder),
+        )
+        _git(folder, "checkout", "--quiet", "--detach", commit)
+        return cls.open(folder, allow)
+
+    @classmethod
+    def open(cls, folder: Path, allow: tuple[str, ...]) -> Sandbox:
+        base = _git(folder, "rev-parse", "HEAD").strip()
+        protected = tuple(p for p in (*PROTECTED, *_baseline(folder)) if p not in allow)
+        return cls(folder, base, protected)
+
+    def path(self, relative: object, *, write: bool = False) -> Path:
+        """The absolute path of `relative` inside the sandbox; `Refused` if it may not be used."""
+        if not isinstance(relative, str) or not relative.strip() or "\0" in relative:
+            raise Refused("give a path relative to the repository root, e.g. compiler/cli.py")
+        lexical = PurePosixPath(relative.strip())
+        if lexical.is_absolute():
+            raise Refused(f"{relative}: absolute paths are refused; give it relative to the root")
+        resolved = (self.root / lexical).resolve()
+        if not resolved.is_relative_to(self.root):
+            raise Refused(f"{relative}: leads outside the sandbox (.. or a symlink); refused")
+        inside = resolved.relative_to(self.root).as_posix()
+        for name in {lexical.as_posix().removeprefix("./"), inside}:
+            if name == ".git" or name.startswith(".git/"):
+                raise Refused(f"{relative}: .git is not a file of the project; refused")
+            if write and self._protected(name):
+                raise Refused(
+                    f"{relative}: {self._protected(name)} is protected in this task (the gates "
+                    "must judge the change, not be changed by it); change the code instead"
+                )
+        return resolved
+
+    def relative(self, path: Path) -> str:
+        return path.resolve().relative_to(self.root).as_posix()
+
+    def _protected(self, name: str) -> str | None:
+        for prefix in self.protected:
+            if name == prefix.rstrip("/") or (prefix.endswith("/") and name.startswith(prefix)):
+                return prefix
+        return None
+
+    def run(self, argv: list[str], timeout: float, env: dict[str, str]) -> Completed:
+        start = time.monotonic()
+        try:
+            done = subprocess.run(
+                argv, cwd=self.root, env=env, capture_output=True, text=True, timeout=timeout
+            )
+        except subprocess.TimeoutExpired as error:
+            out = _text(error.stdout)
+            return Completed(None, out, _text(error.stderr), time.monotonic() - start)
+        return Completed(done.returncode, done.stdout, done.stderr, time.monotonic() - start)
+
+    def changed_files(self) -> list[str]:
+        """Paths added, modified or deleted since `base`, untracked files included."""
+        _git(self.root, "add", "--all")
+        listing = _git(self.root, "diff", "--cached", "--name-only", self.base)
+        return [line for line in listing.splitlines() if line]
+
+    def diff(self) -> str:
+        _git(self.root, "add", "--all")
+        return _git(self.root, "diff", "--cached", "--binary", self.base)
+
+    def diff_stat(self) -> str:
+        _git(self.root, "add", "--all")
+        return _git(self.root, "diff", "--cached", "--stat", self.base)
+
+    def commit(self, message: str, branch: str | None = None) -> str:
+        """Commit everything; on `branch` when given (created at the current commit)."""
+        if branch:
+            _git(self.root, "checkout", "--quiet", "-B", branch)
+        _git(self.root, "add", "--all")
+        _git(self.root, *AUTHOR, "commit", "--quiet", "--allow-empty", "-m", message)
+        return _git(self.root, "rev-parse", "HEAD").strip()
+
+
+def _baseline(folder: Path) -> list[str]:
+    """The audit baseline file named in the sandbox's pyproject.toml, if any."""
+    try:
+        config = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    baseline = config.get("tool", {}).get("lowering-audit", {}).get("baseline")
+    return [baseline] if baseline else []
+
+
+def _git(cwd: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=GIT_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        raise AgentError(f"git {' '.join(args)} in {cwd} took over {GIT_TIMEOUT:.0f} s") from None
+    if done.returncode != 0:
+        raise AgentError(
+            f"git {' '.join(args)} in {cwd} failed: {done.stderr.strip()}; the sandbox is a clone "
+            "of a commit of a git checkout"
+        )
+    return done.stdout
+
+
+def _text(data: bytes | str | None) -> str:
+    if isinstance(data, bytes):
+        return data.decode(errors="replace")
+    return data or ""

@@ -1,0 +1,163 @@
+"""Tasks as data: one YAML file per task in this folder (or any path given to `--task`).
+
+Keys: `description`; `params` (NAME: {default, pattern, help}), substituted as `{NAME}` in every
+string below; `prompt`; `skills` (recommended skill names); `allow_edits` (protected path prefixes
+this task may change, e.g. `tests/`); `setup` (files planted into the sandbox before the run:
+`{path, from}` with `from` relative to the task file); `gates` (in order: `{kind, name?, args?,
+script?, timeout?}`, kinds in `agents/gates/`); `success` (criteria checked after the gates:
+`files_exist`, `diff_forbids`, `diff_touches`); `budget` (see `agents.budget.Budget`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from agents.errors import AgentError
+
+TASKS_DIR = Path(__file__).parent
+KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
+KEYS |= {"budget"}
+GATE_KEYS = {"kind", "name", "args", "script", "timeout"}
+SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
+PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
+DEFAULT_GATE_TIMEOUT = 600.0
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    kind: str
+    name: str
+    args: tuple[str, ...] = ()
+    script: Path | None = None  # for `script` gates: the check script, shipped with the task
+    timeout: float = DEFAULT_GATE_TIMEOUT
+    success: tuple[tuple[str, tuple[str, ...]], ...] = ()  # for the `success` gate
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    source: Path  # the YAML file
+    description: str
+    params: dict[str, str]
+    prompt: str
+    skills: tuple[str, ...]
+    allow_edits: tuple[str, ...]
+    setup: tuple[tuple[str, Path], ...]  # (path in the sandbox, file to copy there)
+    gates: tuple[GateSpec, ...]
+    budget: dict
+
+
+def task_file(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml"):
+        if not path.is_file():
+            raise AgentError(f"task file {path} does not exist")
+        return path.resolve()
+    file = TASKS_DIR / f"{name_or_path}.yaml"
+    if not file.is_file():
+        raise AgentError(f"no task {name_or_path!r}; tasks: {', '.join(task_names())}")
+    return file
+
+
+def task_names() -> list[str]:
+    return sorted(p.stem for p in TASKS_DIR.glob("*.yaml"))
+
+
+def load_task(name_or_path: str, given: dict[str, str] | None = None) -> Task:
+    file = task_file(name_or_path)
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as error:
+        raise AgentError(f"{file}: not YAML: {error}") from None
+    _check_keys(file, "the task", data, KEYS)
+    params = _params(file, data.get("params") or {}, given or {})
+
+    def fill(value):
+        if isinstance(value, str):
+            return _substitute(file, value, params)
+        if isinstance(value, list):
+            return [fill(item) for item in value]
+        if isinstance(value, dict):
+            return {key: fill(item) for key, item in value.items()}
+        return value
+
+    data = fill({key: value for key, value in data.items() if key != "params"})
+    if not data.get("prompt"):
+        raise AgentError(f"{file}: the task has no prompt")
+    gates = [_gate(file, gate) for gate in data.get("gates") or []]
+    success = data.get("success") or {}
+    _check_keys(file, "success", success, SUCCESS_KEYS)
+    if success:
+        items = tuple((key, tuple(values)) for key, values in success.items())
+        gates.append(GateSpec(kind="success", name="success", success=items))
+    setup = tuple(
+        (item["path"], (file.parent / item["from"]).resolve()) for item in data.get("setup") or []
+    )
+    return Task(
+        name=file.stem,
+        source=file,
+        description=str(data.get("description", "")).strip(),
+        params=params,
+        prompt=data["prompt"].strip(),
+        skills=tuple(data.get("skills") or ()),
+        allow_edits=tuple(data.get("allow_edits") or ()),
+        setup=setup,
+        gates=tuple(gates),
+        budget=dict(data.get("budget") or {}),
+    )
+
+
+def _params(file: Path, declared: dict, given: dict[str, str]) -> dict[str, str]:
+    unknown = set(given) - set(declared)
+    if unknown:
+        known = ", ".join(sorted(declared)) or "none"
+        raise AgentError(f"task {file.stem} takes no parameter {sorted(unknown)}; it takes {known}")
+    params = {}
+    for name, spec in declared.items():
+        value = str(given.get(name, spec.get("default", "")))
+        pattern = spec.get("pattern", r"[A-Za-z0-9_.-]+")
+        if not re.fullmatch(pattern, value):
+            raise AgentError(
+                f"{file}: parameter {name}={value!r} must match {pattern}; {spec.get('help', '')}"
+            )
+        params[name] = value
+    return params
+
+
+def _substitute(file: Path, text: str, params: dict[str, str]) -> str:
+    def replace(match: re.Match) -> str:
+        if match.group(1) not in params:
+            raise AgentError(f"{file}: {match.group(0)} is not a declared parameter")
+        return params[match.group(1)]
+
+    return PLACEHOLDER.sub(replace, text)
+
+
+def _gate(file: Path, gate: dict) -> GateSpec:
+    _check_keys(file, "a gate", gate, GATE_KEYS)
+    script = gate.get("script")
+    if script is not None:
+        script = (file.parent / script).resolve()
+        if not script.is_file():
+            raise AgentError(f"{file}: gate script {script} does not exist")
+    return GateSpec(
+        kind=gate["kind"],
+        name=gate.get("name", gate["kind"]),
+        args=tuple(str(a) for a in gate.get("args") or ()),
+        script=script,
+        timeout=float(gate.get("timeout", DEFAULT_GATE_TIMEOUT)),
+    )
+
+
+def _check_keys(file: Path, what: str, data: object, allowed: set[str]) -> None:
+    if not isinstance(data, dict):
+        raise AgentError(f"{file}: {what} must be a mapping")
+    unknown = set(data) - allowed
+    if unknown:
+        raise AgentError(
+            f"{file}: {what} has unknown keys {sorted(unknown)}; allowed: {sorted(allowed)}"
+        )
