@@ -1,16 +1,27 @@
 # Everything runs inside .venv; `make install` is idempotent and quick when nothing changed.
 PY := .venv/bin/python
 STAMP := .venv/.installed
+TVM_PY := .venv-tvm/bin/python
+TVM_STAMP := .venv-tvm/.installed
 
-.PHONY: install demo test lint format
+.PHONY: install demo test lint format agent
 
-install: $(STAMP)
+install: $(STAMP) $(TVM_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+# The TVM backend's worker runs real apache-tvm 0.27 in .venv-tvm: its apache-tvm-ffi 0.1.15 cannot
+# share .venv with TileLang's bundled TVM (apache-tvm-ffi 0.1.12). No torch there: tensors cross as
+# numpy arrays.
+$(TVM_STAMP):
+	test -x $(TVM_PY) || python3 -m venv .venv-tvm
+	$(TVM_PY) -m pip install --quiet --upgrade pip
+	$(TVM_PY) -m pip install --quiet 'apache-tvm==0.27.0.post1' numpy
+	touch $(TVM_STAMP)
 
 demo: install
 	TRITON_INTERPRET=1 $(PY) -m compiler demo
@@ -24,3 +35,20 @@ lint: install
 
 format: install
 	$(PY) -m ruff format .
+
+# `make agent TASK=add-backend [BACKEND=numpy] [PARAMS="NAME=VALUE ..."] [APPROVE=1]`, or
+# `make agent RESUME=<run-id> [ANSWER=yes]`. Without OPENAI_API_KEY and MODEL the task's bundled
+# transcript is replayed (see README, "Agent workflows").
+agent: install
+ifdef RESUME
+	TRITON_INTERPRET=1 $(PY) -m agents resume $(RESUME) $(if $(ANSWER),--answer "$(ANSWER)")
+else
+	TRITON_INTERPRET=1 $(PY) -m agents run --task $(or $(TASK),add-backend) \
+		$(if $(BACKEND),--param BACKEND=$(BACKEND)) $(foreach p,$(PARAMS),--param $(p)) \
+		$(if $(APPROVE),--approve)
+endif
+
+# The kernel x backend matrix on a CUDA GPU; writes bench/results/gpu_check.md (see README).
+.PHONY: gpu-check
+gpu-check: install
+	$(PY) bench/gpu_check.py
