@@ -15,28 +15,17 @@ import re
 
 from compiler.backends.cuda.syntax import CUDA_SYNTAX
 from compiler.backends.emitter import STRUCTURED_OPS
+from compiler.backends.operators import INFIX, MATH, compare, infix
 from compiler.backends.target import OpText, Target
 from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 _INFIX = {
-    "arith.add": "+",
-    "arith.sub": "-",
-    "arith.mul": "*",
-    "arith.div": "/",
+    **INFIX,
     "arith.idiv": "/",  # C++ integer division truncates toward zero, as the IR's idiv
     "arith.irem": "%",  # and `%` takes the sign of the dividend, as the IR's irem
-    "arith.and": "&",
-    "arith.or": "|",
-    "arith.xor": "^",
 }
-_MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
-_PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _PROGRAM_IDS = ("(long long)blockIdx.x", "(long long)blockIdx.y", "(long long)blockIdx.z")
 _SCOPES = {"shared": "__shared__ ", "local": ""}  # mem.alloc {scope}: the declaration's qualifier
-
-
-def _compare(op: OpText) -> str:
-    return f"{op.args[0]} {_PREDICATES[op.attrs['pred']]} {op.args[1]}"
 
 
 def _load(op: OpText) -> str:
@@ -61,15 +50,15 @@ def _alloc(op: OpText) -> str:
 
 
 SPELLING = {
-    **{name: f"{{0}} {symbol} {{1}}" for name, symbol in _INFIX.items()},
-    **{name: f"{name.split('.')[1]}({{0}})" for name in _MATH},
+    **infix(_INFIX),
+    **{name: f"{name.split('.')[1]}({{0}})" for name in MATH},
     "math.pow": "pow({0}, {1})",
     "arith.max": "({0} > {1} ? {0} : {1})",
     "arith.min": "({0} < {1} ? {0} : {1})",
     "arith.neg": "-{0}",
     "arith.not": "!{0}",  # of an i1
     "arith.constant": "{value}",  # the declaration gives it its type
-    "arith.cmp": _compare,
+    "arith.cmp": compare,
     "arith.cast": "({dtype})({0})",
     "select.where": "({0} ? {1} : {2})",
     "index.program_id": lambda op: _PROGRAM_IDS[op.attrs["axis"]],
@@ -104,7 +93,7 @@ def _names_used(texts: list[str]) -> frozenset[str]:
 
 _TEXTS = [s for s in SPELLING.values() if isinstance(s, str)] + [*_PROGRAM_IDS, *_DTYPES.values()]
 _INTEGERS = frozenset(INT_DTYPES) | {"index"}
-_MATH_DTYPES = frozenset({"f32", "f64"})  # the overloads CUDA's math library has
+MATH_DTYPES = frozenset({"f32", "f64"})  # the overloads CUDA's math library has
 
 TARGET = Target(
     name="cuda",
@@ -127,8 +116,8 @@ TARGET = Target(
         "index_bits": 64,
     },
     operand_dtypes={
-        **dict.fromkeys((name for name in _MATH if name != "math.abs"), _MATH_DTYPES),
-        "math.pow": _MATH_DTYPES,
+        **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
+        "math.pow": MATH_DTYPES,
         "arith.div": frozenset(FLOAT_DTYPES),
         "arith.idiv": _INTEGERS,
         "arith.irem": _INTEGERS,

@@ -10,27 +10,16 @@ from __future__ import annotations
 import dataclasses
 
 from compiler.backends.emitter import STRUCTURED_OPS
+from compiler.backends.operators import INFIX, MATH, compare, infix
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 _INFIX = {
-    "arith.add": "+",
-    "arith.sub": "-",
-    "arith.mul": "*",
-    "arith.div": "/",
+    **INFIX,
     "arith.idiv": "//",  # Triton's integer `//` truncates toward zero, as the IR's idiv
     "arith.irem": "%",  # and `%` takes the sign of the dividend, as the IR's irem
-    "arith.and": "&",
-    "arith.or": "|",
-    "arith.xor": "^",
 }
-_MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
-_PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
-
-
-def _compare(op: OpText) -> str:
-    return f"{op.args[0]} {_PREDICATES[op.attrs['pred']]} {op.args[1]}"
 
 
 def _masked(call: str, op: OpText, values: int) -> str:
@@ -45,14 +34,14 @@ def _masked(call: str, op: OpText, values: int) -> str:
 
 
 SPELLING = {
-    **{name: f"{{0}} {symbol} {{1}}" for name, symbol in _INFIX.items()},
-    **{name: f"tl.{name.split('.')[1]}({{0}})" for name in _MATH},
+    **infix(_INFIX),
+    **{name: f"tl.{name.split('.')[1]}({{0}})" for name in MATH},
     "arith.max": "tl.maximum({0}, {1})",
     "arith.min": "tl.minimum({0}, {1})",
     "arith.neg": "-{0}",
     "arith.not": "~{0}",
     "arith.constant": "tl.full({result_shape}, {value}, {result_dtype})",
-    "arith.cmp": _compare,
+    "arith.cmp": compare,
     "arith.cast": "{0}.to({dtype})",
     "select.where": "tl.where({0}, {1}, {2})",
     "linalg.dot": 'tl.dot({0}, {1}, input_precision="ieee", out_dtype={dtype})',
@@ -81,7 +70,7 @@ _DTYPES = {
 }
 
 _INTEGERS = frozenset(INT_DTYPES) | {"index"}
-_MATH_DTYPES = frozenset({"f32", "f64"})  # tl.exp & co. reject f16/bf16: a pass widens them
+MATH_DTYPES = frozenset({"f32", "f64"})  # tl.exp & co. reject f16/bf16: a pass widens them
 
 TARGET = Target(
     name="triton",
@@ -107,7 +96,7 @@ TARGET = Target(
         "index_bits": 32,
     },
     operand_dtypes={
-        **dict.fromkeys((name for name in _MATH if name != "math.abs"), _MATH_DTYPES),
+        **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
         "arith.div": frozenset(FLOAT_DTYPES),
         "arith.idiv": _INTEGERS,
         "arith.irem": _INTEGERS,

@@ -14,46 +14,15 @@ from __future__ import annotations
 import dataclasses
 
 from compiler.backends.emitter import STRUCTURED_OPS
+from compiler.backends.operators import MATH
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
+from compiler.backends.tir import TIR_SPELLING, masked_load
 from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
-
-_INFIX = {
-    "arith.add": "+",
-    "arith.sub": "-",
-    "arith.mul": "*",
-    "arith.div": "/",
-    "arith.and": "&",
-    "arith.or": "|",
-    "arith.xor": "^",
-}
-_MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
-_PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
-
-
-def _compare(op: OpText) -> str:
-    return f"{op.args[0]} {_PREDICATES[op.attrs['pred']]} {op.args[1]}"
 
 
 def _not(op: OpText) -> str:
     return f"T.Not({op.args[0]})" if op.fields["result_dtype"] == "bool" else f"~{op.args[0]}"
-
-
-def _load(op: OpText) -> str:
-    """`buffer[offset]`; masked: `T.if_then_else`, which reads only where the mask holds."""
-    buffer, offset, *mask = op.args
-    element = f"{buffer}[{offset}]"
-    if not mask:
-        return element
-    other = f"T.{op.fields['result_dtype']}({op.fields.get('other', '0')})"
-    return f"T.if_then_else({mask[0]}, {element}, {other})"
-
-
-def _store(op: OpText) -> str:
-    """One line either way: TVMScript reads `if mask: buffer[i] = v` as a branch."""
-    buffer, offset, value, *mask = op.args
-    statement = f"{buffer}[{offset}] = {value}"
-    return f"if {mask[0]}: {statement}" if mask else statement
 
 
 def _alloc(op: OpText) -> str:
@@ -63,23 +32,13 @@ def _alloc(op: OpText) -> str:
 
 
 SPELLING = {
-    **{name: f"{{0}} {symbol} {{1}}" for name, symbol in _INFIX.items()},
-    **{name: f"T.{name.split('.')[1]}({{0}})" for name in _MATH},
-    "arith.idiv": "T.truncdiv({0}, {1})",
-    "arith.irem": "T.truncmod({0}, {1})",
-    "arith.max": "T.max({0}, {1})",
-    "arith.min": "T.min({0}, {1})",
-    "arith.neg": "-{0}",
+    **TIR_SPELLING,
+    **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH},
     "arith.not": _not,
     "arith.constant": "T.{result_dtype}({value})",
-    "arith.cmp": _compare,
     "arith.cast": 'T.Cast("{dtype}", {0})',
-    "select.where": "T.Select({0}, {1}, {2})",
-    "mem.load": _load,
-    "mem.store": _store,
+    "mem.load": masked_load("T.{dtype}({value})"),
     "mem.alloc": _alloc,
-    "mem.read": "{0}[{1}]",
-    "mem.write": "{0}[{1}] = {2}",
 }
 
 _DTYPES = {
@@ -109,7 +68,7 @@ _SYNTAX = dataclasses.replace(
 )
 
 _INTEGERS = frozenset(INT_DTYPES) | {"index"}
-_MATH_DTYPES = frozenset({"f32", "f64"})  # f16/bf16 math is widened first, as on other targets
+MATH_DTYPES = frozenset({"f32", "f64"})  # f16/bf16 math is widened first, as on other targets
 
 TARGET = Target(
     name="tvm",
@@ -129,7 +88,7 @@ TARGET = Target(
         "index_bits": 32,
     },
     operand_dtypes={
-        **dict.fromkeys((name for name in _MATH if name != "math.abs"), _MATH_DTYPES),
+        **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
         "arith.div": frozenset(FLOAT_DTYPES),
         "arith.idiv": _INTEGERS,
         "arith.irem": _INTEGERS,
