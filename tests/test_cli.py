@@ -64,6 +64,29 @@ def test_source_is_triton_with_the_ssa_hash():
     assert "# ssa-sha256: " in result.stdout and "@triton.jit" in result.stdout
 
 
+# (backend, device): what the source of a masked softmax must use, in that language's idioms
+IDIOMS = {
+    ("cuda", "cpu"): ["__global__", "blockIdx.x", "threadIdx.x", "__shared__", "__syncthreads()"],
+    ("tilelang", "cpu"): ["@T.prim_func", "with T.Kernel(", "T.alloc_local(", "T.serial("],
+    ("tilelang", "cuda"): ["with T.Kernel(", "threads=", "T.alloc_shared(", "T.Parallel("],
+    ("tvm", "cpu"): ["from tvm.script import tirx as T", "@T.prim_func", "T.serial(0, "],
+    ("tvm", "cuda"): ["T.thread_binding(", 'thread="blockIdx.x"', "T.alloc_buffer("],
+    ("triton", "cuda"): ["@triton.jit", "tl.program_id(0)", "tl.max("],
+}
+
+
+@pytest.mark.parametrize(("backend", "device"), sorted(IDIOMS))
+def test_compile_for_every_backend_and_device(backend, device):
+    args = ("--backend", backend, "--device", device, "-D", "BLOCK_SIZE=64")
+    result = ntc("compile", str(PROGRAMS / "softmax.py"), *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"// kernel softmax ({backend} for {device}, source)")
+    for idiom in IDIOMS[backend, device]:
+        assert idiom in result.stdout, idiom
+    # The operator's name is the kernel's name only (the heading and the definition).
+    assert "ssa-sha256: " in result.stdout and result.stdout.count("softmax") == 2
+
+
 def test_passes_lists_every_default_pass_with_its_category():
     result = ntc("passes")
     assert result.returncode == 0, result.stderr
