@@ -4,6 +4,7 @@ registered IR op."""
 
 from __future__ import annotations
 
+import math
 import operator
 
 from compiler.frontend.dtypes import promote
@@ -15,11 +16,21 @@ from compiler.ir.types import is_float, is_integer
 Scalar = bool | int | float
 Operand = Value | Scalar
 
+
+def _true_divide(a: Scalar, b: Scalar) -> float:
+    """IEEE division, as the kernel divides at run time: x / 0.0 is +-inf (nan for 0 or nan)."""
+    if b != 0:
+        return a / b
+    if a == 0 or math.isnan(a):
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
 _PYTHON_BINARY = {
     "arith.add": operator.add,
     "arith.sub": operator.sub,
     "arith.mul": operator.mul,
-    "arith.div": operator.truediv,
+    "arith.div": _true_divide,
     "arith.idiv": operator.floordiv,
     "arith.irem": operator.mod,
     "arith.max": max,

@@ -3,7 +3,8 @@
 Ops on constants become constants (splats keep their tile type); `x+0`, `x-0`, `x*1`, `x*0`, `x//1`
 and friends reduce to an operand; `and`/`or`/`not` on constant i1, `select.where` on a constant
 condition and comparisons the value-range analysis decides are resolved; integer offsets
-`(a + c1) ± c2` reassociate to `a ± c`. Float identities are applied only where they are exact.
+`(a + c1) ± c2` reassociate to `a ± c`; a float division by a power of two or a zero becomes a
+multiplication by its reciprocal. Float identities are applied only where they are exact.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def _fold(op: Operation, ranges: ValueRanges) -> Value | None:
     if op.name in ("tile.broadcast", "arith.cast") and op.operands[0].type == op.result.type:
         return op.operands[0]
     identity = _identity(op, constants)
-    return identity if identity is not None else _reassociate(op)
+    if identity is not None:
+        return identity
+    return _reciprocal(op, constants[1]) if op.name == "arith.div" else _reassociate(op)
 
 
 def _fold_where(op: Operation, condition: Scalar | None) -> Value | None:
@@ -87,6 +90,21 @@ def _identity(op: Operation, constants: list[Scalar | None]) -> Value | None:
                 return x if bool(c) == absorbing else other
         return a if a is b else None
     return None
+
+
+def _reciprocal(op: Operation, divisor: Scalar | None) -> Value | None:
+    """`x / c` -> `x * (1 / c)` where the reciprocal is exact in every float type: c a power of two
+    in [2^-14, 2^14], or a zero (x / +-0.0 is x * +-inf). A product is cheaper, and no target then
+    meets a division by a constant zero (TIR's constant folder rejects one)."""
+    if divisor is None or not is_float(op.result.type.dtype) or not math.isfinite(divisor):
+        return None
+    mantissa, exponent = math.frexp(divisor)
+    if divisor != 0 and (abs(mantissa) != 0.5 or not -13 <= exponent <= 15):
+        return None
+    inverse = 1.0 / divisor if divisor != 0 else math.copysign(math.inf, divisor)
+    b = builder_before(op)
+    factor = make_constant(b, inverse, op.operands[1].type)
+    return b.value("arith.mul", op.operands[0], factor)
 
 
 def _is(constant: Scalar | None, number: int) -> bool:

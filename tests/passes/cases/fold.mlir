@@ -135,3 +135,29 @@ kernel @reassociate(%out: buffer<index>, %a: index) {
 // CHECK-NEXT: mem.store(%out, %1, %1)
 // CHECK-NEXT: %2 = arith.sub(%a, %0) : index
 // CHECK-NEXT: mem.store(%out, %2, %2)
+// -----
+// A float division by a power of two or a zero becomes a product with the exact reciprocal
+// (x / -0.0 is x * -inf); by any other constant it stays a division.
+// RUN: ssa.canonicalize
+kernel @reciprocal(%out: buffer<f32>, %x: f32) {
+  %o = arith.constant() {value = 0} : index
+  %four = arith.constant() {value = 4.0} : f32
+  %a = arith.div(%x, %four) : f32
+  mem.store(%out, %o, %a)
+  %negzero = arith.constant() {value = -0.0} : f32
+  %b = arith.div(%x, %negzero) : f32
+  mem.store(%out, %o, %b)
+  %three = arith.constant() {value = 3.0} : f32
+  %c = arith.div(%x, %three) : f32
+  mem.store(%out, %o, %c)
+}
+// CHECK: %0 = arith.constant() {value = 0} : index
+// CHECK-NEXT: %1 = arith.constant() {value = 0.25} : f32
+// CHECK-NEXT: %2 = arith.mul(%x, %1) : f32
+// CHECK-NEXT: mem.store(%out, %0, %2)
+// CHECK-NEXT: %3 = arith.constant() {value = -inf} : f32
+// CHECK-NEXT: %4 = arith.mul(%x, %3) : f32
+// CHECK-NEXT: mem.store(%out, %0, %4)
+// CHECK-NEXT: %5 = arith.constant() {value = 3.0} : f32
+// CHECK-NEXT: %6 = arith.div(%x, %5) : f32
+// CHECK-NEXT: mem.store(%out, %0, %6)
