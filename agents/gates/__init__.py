@@ -15,7 +15,6 @@ from agents.gates import (
     ruff_gate,
     script_gate,
     success_gate,
-    traces_gate,
 )
 from agents.gates.base import Finding, GateContext, GateResult
 from agents.tasks import GateSpec
@@ -25,7 +24,7 @@ KINDS = {
     "audit": audit_gate.run,
     "pytest": pytest_gate.run,
     "script": script_gate.run,
-    "traces": traces_gate.run,
+    "traces": audit_gate.run_traces,
     "success": success_gate.run,
 }
 SHOWN_FINDINGS = 30  # per gate; the rest are counted

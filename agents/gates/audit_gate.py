@@ -1,5 +1,7 @@
-"""`audit`: the lowering audit of the code, `python -m audits check --format json` (exit 0 clean,
-1 findings, 2 when it cannot audit, which fails the gate too)."""
+"""`audit` and `traces`: the lowering audit of the code (`python -m audits check`) and the
+pass-trace audit of the suite compiled for every backend, or the gate's `--backend`/`--kernel`
+selection (`python -m audits traces --suite`). Both report JSON; exit 0 is clean, 1 findings,
+anything else means the audit could not run, which fails the gate too."""
 
 from __future__ import annotations
 
@@ -7,14 +9,22 @@ from agents.gates.base import Finding, GateContext, GateResult, broken, load_jso
 from agents.tasks import GateSpec
 
 
-def run(spec: GateSpec, ctx: GateContext) -> GateResult:
-    argv = [ctx.python, "-m", "audits", "check", "--format", "json", *spec.args]
+def _audit(spec: GateSpec, ctx: GateContext, command: list[str], what: str) -> GateResult:
+    argv = [ctx.python, "-m", "audits", *command, "--format", "json", *spec.args]
     done = run_command(spec, ctx, argv)
     report = load_json(done.stdout)
     if done.returncode not in (0, 1) or not isinstance(report, dict):
-        return broken(spec, argv, done, f"could not audit (exit {done.returncode})")
+        return broken(spec, argv, done, f"could not audit{what} (exit {done.returncode})")
     findings = [
         Finding(item["path"], item["line"], item["code"], item["message"])
         for item in report.get("findings", [])
     ]
     return GateResult(spec.name, spec.kind, not findings, findings, argv, done.seconds)
+
+
+def run(spec: GateSpec, ctx: GateContext) -> GateResult:
+    return _audit(spec, ctx, ["check"], "")
+
+
+def run_traces(spec: GateSpec, ctx: GateContext) -> GateResult:
+    return _audit(spec, ctx, ["traces", "--suite"], " the traces")

@@ -45,3 +45,16 @@ TIR_SPELLING = {
     "mem.read": "{0}[{1}]",
     "mem.write": "{0}[{1}] = {2}",
 }
+
+
+# Both run TIR's way on the CPU: no tile values, programs as a loop in the kernel, serial element
+# loops, loops that count from a start with step 1, int32 indices, tiles of at most 32 per dim
+# (arrays walked element by element: small tiles keep compiles and loops short).
+TIR_CAPABILITIES = {
+    "value_semantics": False,
+    "program_ids": "loop",
+    "parallel": "serial",
+    "unit_step_loops": True,
+    "tile_cap": 32,
+    "index_bits": 32,
+}

@@ -22,7 +22,7 @@ from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import MATH
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
-from compiler.backends.tir import TIR_SPELLING, masked_load
+from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
 from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 
@@ -84,16 +84,7 @@ TARGET = Target(
     dtype_spelling=_DTYPES,
     memory_scopes={"global": "global", "tile": "local"},
     syntax=_SYNTAX,
-    capabilities={
-        "value_semantics": False,
-        "program_ids": "loop",
-        "parallel": "serial",
-        "unit_step_loops": True,
-        # Tiles become arrays walked element by element: small tiles keep C compiles and loops
-        # short on the CPU and fit shared memory on a GPU.
-        "tile_cap": 32,
-        "index_bits": 32,
-    },
+    capabilities=TIR_CAPABILITIES,
     operand_dtypes={
         **dict.fromkeys((name for name in MATH if name != "math.abs"), _MATH_DTYPES),
         "math.pow": _MATH_DTYPES,

@@ -17,7 +17,7 @@ from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import MATH
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
-from compiler.backends.tir import TIR_SPELLING, masked_load
+from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
 from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 
@@ -68,7 +68,7 @@ _SYNTAX = dataclasses.replace(
 )
 
 _INTEGERS = frozenset(INT_DTYPES) | {"index"}
-MATH_DTYPES = frozenset({"f32", "f64"})  # f16/bf16 math is widened first, as on other targets
+_MATH_DTYPES = frozenset({"f32", "f64"})  # f16/bf16 math is widened first, as on other targets
 
 TARGET = Target(
     name="tvm",
@@ -78,17 +78,9 @@ TARGET = Target(
     dtype_spelling=_DTYPES,
     memory_scopes={"global": "global", "tile": "local"},
     syntax=_SYNTAX,
-    capabilities={
-        "value_semantics": False,
-        "program_ids": "loop",
-        "parallel": "serial",
-        "unit_step_loops": True,
-        "tile_cap": 32,
-        "shared_memory": False,
-        "index_bits": 32,
-    },
+    capabilities={**TIR_CAPABILITIES, "shared_memory": False},
     operand_dtypes={
-        **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
+        **dict.fromkeys((name for name in MATH if name != "math.abs"), _MATH_DTYPES),
         "arith.div": frozenset(FLOAT_DTYPES),
         "arith.idiv": _INTEGERS,
         "arith.irem": _INTEGERS,
