@@ -5,6 +5,7 @@ spells otherwise (Triton's `//`, TIR's `T.truncdiv`, ...)."""
 from __future__ import annotations
 
 from compiler.backends.target import OpText
+from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 INFIX = {
     "arith.add": "+",
@@ -17,6 +18,17 @@ INFIX = {
 }
 MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
 PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+INTEGERS = frozenset(INT_DTYPES) | {"index"}
+MATH_DTYPES = frozenset({"f32", "f64"})
+# The operand dtypes the languages here take: math functions in f32/f64 only (none has f16/bf16
+# math everywhere, so `ssa.lower_backend_intrinsics` widens them), true division on floats,
+# truncating division and remainder on integers.
+OPERAND_DTYPES = {
+    **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
+    "arith.div": frozenset(FLOAT_DTYPES),
+    "arith.idiv": INTEGERS,
+    "arith.irem": INTEGERS,
+}
 
 
 def infix(table: dict[str, str]) -> dict[str, str]:

@@ -15,9 +15,8 @@ import re
 
 from compiler.backends.cuda.syntax import CUDA_SYNTAX
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import INFIX, MATH, compare, infix
+from compiler.backends.operators import INFIX, MATH, MATH_DTYPES, OPERAND_DTYPES, compare, infix
 from compiler.backends.target import OpText, Target
-from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 _INFIX = {
     **INFIX,
@@ -92,8 +91,6 @@ def _names_used(texts: list[str]) -> frozenset[str]:
 
 
 _TEXTS = [s for s in SPELLING.values() if isinstance(s, str)] + [*_PROGRAM_IDS, *_DTYPES.values()]
-_INTEGERS = frozenset(INT_DTYPES) | {"index"}
-MATH_DTYPES = frozenset({"f32", "f64"})  # the overloads CUDA's math library has
 
 TARGET = Target(
     name="cuda",
@@ -116,11 +113,8 @@ TARGET = Target(
         "index_bits": 64,
     },
     operand_dtypes={
-        **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
+        **OPERAND_DTYPES,
         "math.pow": MATH_DTYPES,
-        "arith.div": frozenset(FLOAT_DTYPES),
-        "arith.idiv": _INTEGERS,
-        "arith.irem": _INTEGERS,
     },
     declaring_ops=frozenset({"mem.alloc"}),
 )

@@ -19,11 +19,10 @@ from __future__ import annotations
 import dataclasses
 
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import MATH
+from compiler.backends.operators import MATH, MATH_DTYPES, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
-from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 
 def _alloc(op: OpText) -> str:
@@ -55,8 +54,6 @@ _DTYPES = {
     "index": "T.int32",
 }
 
-_INTEGERS = frozenset(INT_DTYPES) | {"index"}
-_MATH_DTYPES = frozenset({"f32", "f64"})  # the C target has no f16 math: a pass widens it
 
 _SYNTAX = dataclasses.replace(
     python_syntax(
@@ -86,11 +83,8 @@ TARGET = Target(
     syntax=_SYNTAX,
     capabilities=TIR_CAPABILITIES,
     operand_dtypes={
-        **dict.fromkeys((name for name in MATH if name != "math.abs"), _MATH_DTYPES),
-        "math.pow": _MATH_DTYPES,
-        "arith.div": frozenset(FLOAT_DTYPES),
-        "arith.idiv": _INTEGERS,
-        "arith.irem": _INTEGERS,
+        **OPERAND_DTYPES,
+        "math.pow": MATH_DTYPES,
     },
     declaring_ops=frozenset({"mem.alloc", "arith.constant"}),
 )

@@ -10,10 +10,9 @@ from __future__ import annotations
 import dataclasses
 
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import INFIX, MATH, compare, infix
+from compiler.backends.operators import INFIX, MATH, OPERAND_DTYPES, compare, infix
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
-from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 _INFIX = {
     **INFIX,
@@ -69,8 +68,6 @@ _DTYPES = {
     "index": "tl.int32",
 }
 
-_INTEGERS = frozenset(INT_DTYPES) | {"index"}
-MATH_DTYPES = frozenset({"f32", "f64"})  # tl.exp & co. reject f16/bf16: a pass widens them
 
 TARGET = Target(
     name="triton",
@@ -96,10 +93,7 @@ TARGET = Target(
         "index_bits": 32,
     },
     operand_dtypes={
-        **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
-        "arith.div": frozenset(FLOAT_DTYPES),
-        "arith.idiv": _INTEGERS,
-        "arith.irem": _INTEGERS,
+        **OPERAND_DTYPES,
         "linalg.dot": frozenset({"i8", "u8", "f16", "bf16", "f32", "f64"}),
     },
 )

@@ -14,11 +14,10 @@ from __future__ import annotations
 import dataclasses
 
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import MATH
+from compiler.backends.operators import MATH, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
-from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 
 def _not(op: OpText) -> str:
@@ -67,8 +66,6 @@ _SYNTAX = dataclasses.replace(
     grid_open="for {pid} in T.serial(0, {count}):",
 )
 
-_INTEGERS = frozenset(INT_DTYPES) | {"index"}
-_MATH_DTYPES = frozenset({"f32", "f64"})  # f16/bf16 math is widened first, as on other targets
 
 TARGET = Target(
     name="tvm",
@@ -79,12 +76,7 @@ TARGET = Target(
     memory_scopes={"global": "global", "tile": "local"},
     syntax=_SYNTAX,
     capabilities={**TIR_CAPABILITIES, "shared_memory": False},
-    operand_dtypes={
-        **dict.fromkeys((name for name in MATH if name != "math.abs"), _MATH_DTYPES),
-        "arith.div": frozenset(FLOAT_DTYPES),
-        "arith.idiv": _INTEGERS,
-        "arith.irem": _INTEGERS,
-    },
+    operand_dtypes=OPERAND_DTYPES,
     declaring_ops=frozenset({"mem.alloc"}),
 )
 
