@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from compiler.backends.artifact import Artifact, build_artifact
 from compiler.backends.registry import get_target
 from compiler.ir import Kernel, parse_kernel, print_kernel
+from compiler.passes.autotune import Tuner
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.manager import PassManager
 from compiler.passes.registry import default_pipeline, parse_pipeline
@@ -23,15 +24,17 @@ def lower_unified_ssa_artifact(
     device: str = "cpu",
     options: dict | None = None,
     pipeline: str | Sequence[Pass] | None = None,
+    tuner: Tuner | None = None,
 ) -> Artifact:
-    """`pipeline`: a pipeline string or pass instances; the backend's default pipeline if None."""
+    """`pipeline`: a pipeline string or pass instances; the backend's default pipeline if None.
+    `tuner`: lets `ssa.select_schedule` time candidate schedules (compiler/passes/autotune.py)."""
     target = get_target(backend, device)
     initial_ssa = print_kernel(kernel)
     work = parse_kernel(initial_ssa)
     if pipeline is None:
         pipeline = default_pipeline(backend)
     passes = parse_pipeline(pipeline) if isinstance(pipeline, str) else list(pipeline)
-    context = PassContext(target=target, options=dict(options or {}))
+    context = PassContext(target=target, options=dict(options or {}), tuner=tuner)
     trace = PassManager(passes, context).run(work)
     return build_artifact(
         work, target, initial_ssa=initial_ssa, trace=[entry.to_dict() for entry in trace]

@@ -13,6 +13,7 @@ from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
+from compiler.frontend.tuning import MODES, call_tuner, wants_tuner
 from compiler.runtime import launch
 
 
@@ -28,6 +29,9 @@ class KernelHandle:
         kernel_name: str | None = None,
         num_warps: int | None = None,
         num_stages: int | None = None,
+        autotune: str = "auto",
+        configs: list[dict] | None = None,
+        max_num_configs: int | None = None,
     ):
         self.application = application
         self.backend = backend
@@ -35,8 +39,19 @@ class KernelHandle:
         accelerator = torch.accelerator.current_accelerator()
         self.device = device or (accelerator.type if accelerator else "cpu")
         self.kernel_name = kernel_name or application.__name__
+        if autotune not in MODES:
+            raise CompileError(f"autotune={autotune!r}: choose one of {', '.join(MODES)}")
+        # Candidate schedules for measured autotuning (see compiler/passes/autotune.py).
+        self.autotune = autotune
         self.schedule_options = {
-            k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if v
+            k: v
+            for k, v in (
+                ("num_warps", num_warps),
+                ("num_stages", num_stages),
+                ("configs", configs),
+                ("max_num_configs", max_num_configs),
+            )
+            if v
         }
         names = list(inspect.signature(application).parameters)
         if len(names) != len(tensors):
@@ -116,24 +131,36 @@ class KernelHandle:
             )
         return constexprs, metas
 
-    def compile_specs(self, specs: list[ArgSpec], constexprs: dict, metas: dict):
+    def compile_specs(self, specs: list[ArgSpec], constexprs: dict, metas: dict, tuner=None):
+        """`tuner`: times candidate schedules for the meta symbols `metas` leaves open; the
+        artifact then holds for these shapes only, so `tuner.identity` joins the cache key."""
         key = (tuple(specs), tuple(sorted(constexprs.items())), tuple(sorted(metas.items())))
+        key += (tuner.identity,) if tuner else ()
         if key not in self._artifacts:
             kernel = build_kernel(
                 self.kernel_name, self.application, self.arranged, specs, constexprs
             )
             options = {**self.schedule_options, **metas}
             self._artifacts[key] = lower_unified_ssa_artifact(
-                kernel, self.backend, device=self.device, options=options
+                kernel, self.backend, device=self.device, options=options, tuner=tuner
             )
         self.last = self._artifacts[key]
         return self.last
 
     def compile(self, *args, **kwargs):
-        """The artifact (`.source`, `.ssa`, `.trace`) for these arguments, without running it."""
+        """The artifact (`.source`, `.ssa`, `.trace`) for these arguments, without running it.
+        Open meta symbols are tuned by timing on these arguments where `autotune` says so."""
         args, kwargs = self._bind_arguments(args, dict(kwargs))
         constexprs, metas = self._split_kwargs(kwargs, self._shape_constexprs(args))
-        return self.compile_specs(self._specs(args), constexprs, metas)
+        specs = self._specs(args)
+        tuner = None
+        if set(self.meta_names) - set(metas) and wants_tuner(self.autotune, self.device):
+
+            def compile_schedule(schedule: dict):
+                return self.compile_specs(specs, constexprs, {**metas, **schedule})
+
+            tuner = call_tuner(self, compile_schedule, args, kwargs)
+        return self.compile_specs(specs, constexprs, metas, tuner)
 
     def compile_declared(self, default_dtype: str = "f32", **kwargs):
         """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`."""
@@ -192,10 +219,10 @@ def make(arrangement, application, tensors, *, backend: str = "triton", caller="
     if caller != "torch":
         raise CompileError(f"caller={caller!r} is not supported; kernels are called from torch")
     allowed = {"kernel_name", "device", "num_warps", "num_stages", "max_num_configs"}
+    allowed |= {"autotune", "configs"}  # ours: measured autotuning (compiler/frontend/tuning.py)
     unsupported = set(options) - allowed
     if unsupported:
         raise CompileError(f"make() got unknown options {sorted(unsupported)}")
-    options.pop("max_num_configs", None)
     return KernelHandle(arrangement, application, tensors, backend=backend, **options)
 
 

@@ -25,10 +25,17 @@ class PassError(Exception):
 
 @dataclass
 class PassContext:
-    """What a pass may consult besides the IR: the backend's Target record and caller options."""
+    """What a pass may consult besides the IR: the backend's Target record, caller options and,
+    for measured autotuning, a `Tuner` (compiler.passes.autotune). `remark` records a note about
+    a decision (why a schedule was chosen) in the pass's trace entry."""
 
     target: Any = None
     options: dict = field(default_factory=dict)
+    tuner: Any = None
+    remarks: list[str] = field(default_factory=list)
+
+    def remark(self, text: str) -> None:
+        self.remarks.append(text)
 
     def require_target(self, pass_name: str) -> Any:
         if self.target is None:

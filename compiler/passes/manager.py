@@ -26,6 +26,7 @@ class TraceEntry:
     seconds: float
     changed: bool
     verified: bool
+    remarks: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {
@@ -38,6 +39,7 @@ class TraceEntry:
             "seconds": self.seconds,
             "changed": self.changed,
             "verified": self.verified,
+            "remarks": list(self.remarks),
         }
 
 
@@ -60,6 +62,7 @@ class PassManager:
         text, counts = print_kernel(kernel), kernel.op_counts()
         trace = []
         for pass_ in self.passes:
+            self.ctx.remarks.clear()
             start = time.perf_counter()
             claimed = pass_.run(kernel, self.ctx)
             seconds = time.perf_counter() - start
@@ -89,6 +92,7 @@ class PassManager:
                     seconds,
                     changed,
                     self.verify,
+                    tuple(self.ctx.remarks),
                 )
             )
             text, counts = after, after_counts

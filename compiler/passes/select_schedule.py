@@ -5,6 +5,13 @@ Values the caller gives (pass options, then `ctx.options`) win; the others follo
 two >= lower bound when that range has none); `smallest`: the smallest power of two >= lower bound.
 A dim of a `linalg.dot` operand the target accepts natively is raised to the target's `dot_min`
 capability. The binding goes to `kernel.attrs["schedule"]` with a `schedule_reason`.
+
+Measured autotuning: when the caller lends a `Tuner` (`PassContext.tuner`; a kernel handle does on
+a GPU), the symbols nobody gave are tuned instead: candidates are the caller's configurations
+(`ctx.options["configs"]`), else up to `max_configs` powers-of-two schedules nearest the rule's
+choice (each symbol in [lower bound, min(upper bound, tune_cap)]); each is timed, the fastest wins
+and is cached per (kernel, shapes, backend, device). Without a tuner (on the CPU) the static rule
+decides. The trace records the choice and the reason as a remark.
 """
 
 from __future__ import annotations
@@ -12,13 +19,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from compiler.ir import Kernel, Operation, TileType
+from compiler.ir import Kernel, Operation, TileType, print_kernel
+from compiler.passes.autotune import Schedule, candidates, tune, tuning_key
 from compiler.passes.base import Pass, PassContext, PassError, read_option
 from compiler.passes.registry import register
 
 # Attributes holding tile dims, by op.
 DIM_ATTRS = {"tile.arange": "size", "tile.broadcast": "shape", "tile.reshape": "shape"}
 RULES = ("largest", "smallest")
+OWN_OPTIONS = ("rule", "cap", "tune", "tune_cap", "max_configs")
 
 
 @register
@@ -30,18 +39,22 @@ class SelectSchedule(Pass):
 
     rule: str = "largest"
     cap: int = 64
+    tune: bool = True  # time candidates when the caller lends a tuner
+    tune_cap: int = 1024
+    max_configs: int = 8
     values: tuple[tuple[str, int], ...] = ()  # from options named after meta symbols
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> Pass:
-        own = {k: v for k, v in options.items() if k in ("rule", "cap")}
+        own = {k: v for k, v in options.items() if k in OWN_OPTIONS}
         values = tuple(
             (k, read_option(cls.name, k, v, int)) for k, v in options.items() if k not in own
         )
         return dataclasses.replace(super().from_options(own), values=values)
 
     def options(self) -> dict[str, object]:
-        return {"rule": self.rule, "cap": self.cap, **dict(self.values)}
+        own = {name: getattr(self, name) for name in OWN_OPTIONS}
+        return own | dict(self.values)
 
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         if self.rule not in RULES:
@@ -52,6 +65,7 @@ class SelectSchedule(Pass):
         if meta or "schedule" not in kernel.attrs:
             kernel.attrs["schedule"] = [[name, value] for name, value in schedule.items()]
             kernel.attrs["schedule_reason"] = "; ".join(reasons) or "no meta symbols"
+            ctx.remark(f"schedule {kernel.attrs['schedule_reason']}")
         _substitute(kernel, schedule)
         return before != {k: kernel.attrs.get(k) for k in before}
 
@@ -67,7 +81,7 @@ class SelectSchedule(Pass):
             )
         dot_min = _dot_min(kernel, ctx)
         # A target that holds tiles in arrays of its own memory caps their size (`tile_cap`).
-        target_cap = ctx.target.capability("tile_cap", self.cap) if ctx.target else self.cap
+        target_cap = (ctx.target.capability("tile_cap") if ctx.target else None) or self.tune_cap
         cap = min(self.cap, target_cap)
         schedule, reasons = {}, []
         for name, (low, high) in meta.items():
@@ -79,7 +93,43 @@ class SelectSchedule(Pass):
                 value, why = self._rule(low, high, dot_min.get(name, 1), cap)
             schedule[name] = value
             reasons.append(f"{name}={value} ({why})")
-        return schedule, reasons
+        free = {n: meta[n] for n in meta if n not in given}
+        if not free:
+            return schedule, reasons
+        if ctx.tuner is None or not self.tune:
+            why = (
+                "tuning is off"
+                if ctx.tuner
+                else "nothing lent a tuner: kernels are timed on a GPU, or with autotune='measure'"
+            )
+            return schedule, reasons + [f"static rule ({why})"]
+        tune_cap = min(self.tune_cap, target_cap)
+        options = self._candidates(kernel, ctx, free, schedule, dot_min, tune_cap)
+        choice = tune(ctx.tuner, tuning_key(print_kernel(kernel), ctx.tuner.identity), options)
+        kept = [r for r, name in zip(reasons, meta, strict=True) if name not in choice.schedule]
+        spelled = ", ".join(f"{n}={v}" for n, v in choice.schedule.items())
+        return schedule | choice.schedule, kept + [f"{spelled} ({choice.reason})"]
+
+    def _candidates(
+        self, kernel: Kernel, ctx: PassContext, free: dict, rule: Schedule, dot_min: dict, cap: int
+    ) -> list[Schedule]:
+        """The caller's configurations (`ctx.options["configs"]`), else generated ones."""
+        limit = ctx.options.get("max_num_configs") or self.max_configs
+        given = ctx.options.get("configs")
+        if given:
+            wrong = [c for c in given if set(c) != set(free)]
+            if wrong:
+                raise PassError(
+                    f"{self.name}: configuration {wrong[0]} of @{kernel.name} must give exactly "
+                    f"the untuned meta symbols {sorted(free)}"
+                )
+            return [dict(c) for c in given][:limit]
+        ranges = {
+            name: (_pow2_at_least(max(low, dot_min.get(name, 1))), min(high or cap, cap))
+            for name, (low, high) in free.items()
+        }
+        start = {name: rule[name] for name in free}
+        return candidates(ranges, start, limit) or [start]
 
     def _rule(self, low: int, high: int | None, floor: int, cap: int) -> tuple[int, str]:
         value = _pow2_at_least(max(low, floor))

@@ -37,7 +37,7 @@ PIPELINE = (
     "ssa.decompose_linalg,ssa.lower_memory_scopes,ssa.lower_backend_intrinsics"
 )
 KEYS = ["pass", "category", "options", "ir", "op_counts", "op_count_delta", "seconds"]
-KEYS += ["changed", "verified"]
+KEYS += ["changed", "verified", "remarks"]
 
 
 def run(pipeline: str, target, kernel: Kernel | None = None):
@@ -50,7 +50,15 @@ def test_trace_records_each_pass_with_the_ir_after_it(make_target):
     assert [entry.pass_name for entry in trace] == [p.split("{")[0] for p in PIPELINE.split(",")]
     records = json.loads(trace_to_json(trace))
     assert all(list(record) == KEYS for record in records)
-    assert records[2]["options"] == {"rule": "largest", "cap": 64, "BLOCK_SIZE_0": 32}
+    assert records[2]["options"] == {
+        "rule": "largest",
+        "cap": 64,
+        "tune": True,
+        "tune_cap": 1024,
+        "max_configs": 8,
+        "BLOCK_SIZE_0": 32,
+    }
+    assert records[2]["remarks"] == ["schedule BLOCK_SIZE_0=32 (given)"]
     assert records[-1]["ir"] == print_kernel(kernel)
     assert all(record["verified"] and record["seconds"] >= 0 for record in records)
     assert [record["changed"] for record in records] == [True, True, True, False, True, True]

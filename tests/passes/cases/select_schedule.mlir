@@ -21,7 +21,7 @@ kernel @sched(%x: buffer<f32>, %n: index, %o: buffer<index>) attributes {meta = 
   %t = tile.arange() {size = "BLOCK_SIZE_2"} : tile<index[BLOCK_SIZE_2]>
   mem.store(%o, %t, %t)
 }
-// CHECK: kernel @sched(%x: buffer<f32>, %n: index, %o: buffer<index>) attributes {schedule = [["BLOCK_SIZE_0", 64], ["BLOCK_SIZE_1", 8], ["BLOCK_SIZE_2", 16]], schedule_reason = "BLOCK_SIZE_0=64 (rule largest, bounds [1, 1024], cap 64); BLOCK_SIZE_1=8 (given); BLOCK_SIZE_2=16 (rule largest, bounds [1, 24], cap 64)"} {
+// CHECK: kernel @sched(%x: buffer<f32>, %n: index, %o: buffer<index>) attributes {schedule = [["BLOCK_SIZE_0", 64], ["BLOCK_SIZE_1", 8], ["BLOCK_SIZE_2", 16]], schedule_reason = "BLOCK_SIZE_0=64 (rule largest, bounds [1, 1024], cap 64); BLOCK_SIZE_1=8 (given); BLOCK_SIZE_2=16 (rule largest, bounds [1, 24], cap 64); static rule (nothing lent a tuner: kernels are timed on a GPU, or with autotune='measure')"} {
 // CHECK: %2 = arith.constant() {value = 64} : index
 // CHECK-NEXT: %3 = tile.arange() {size = 64} : tile<index[64]>
 // CHECK-NEXT: %4 = tile.arange() {size = 8} : tile<index[8]>
@@ -49,7 +49,7 @@ kernel @smallest(%x: buffer<f32>) attributes {meta = [["BLOCK_SIZE_0", 3, 64], [
   %cb = tile.broadcast(%c) {shape = ["BLOCK_SIZE_1", "BLOCK_SIZE_1"]} : tile<index[BLOCK_SIZE_1, BLOCK_SIZE_1]>
   mem.store(%x, %cb, %d)
 }
-// CHECK: schedule = [["BLOCK_SIZE_0", 16], ["BLOCK_SIZE_1", 16]], schedule_reason = "BLOCK_SIZE_0=16 (rule smallest, bounds [3, 64], dot_min 16); BLOCK_SIZE_1=16 (rule smallest, bounds [1, 64], dot_min 16)"
+// CHECK: schedule = [["BLOCK_SIZE_0", 16], ["BLOCK_SIZE_1", 16]], schedule_reason = "BLOCK_SIZE_0=16 (rule smallest, bounds [3, 64], dot_min 16); BLOCK_SIZE_1=16 (rule smallest, bounds [1, 64], dot_min 16)
 // -----
 // Without the dot, the same rule gives 4 and 1.
 // RUN: ssa.select_schedule{rule=smallest}
@@ -59,7 +59,7 @@ kernel @smallest(%x: buffer<index>) attributes {meta = [["BLOCK_SIZE_0", 3, 64],
   %r2 = tile.arange() {size = "BLOCK_SIZE_1"} : tile<index[BLOCK_SIZE_1]>
   mem.store(%x, %r2, %r2)
 }
-// CHECK: schedule = [["BLOCK_SIZE_0", 4], ["BLOCK_SIZE_1", 1]], schedule_reason = "BLOCK_SIZE_0=4 (rule smallest, bounds [3, 64]); BLOCK_SIZE_1=1 (rule smallest, bounds [1, 64])"
+// CHECK: schedule = [["BLOCK_SIZE_0", 4], ["BLOCK_SIZE_1", 1]], schedule_reason = "BLOCK_SIZE_0=4 (rule smallest, bounds [3, 64]); BLOCK_SIZE_1=1 (rule smallest, bounds [1, 64])
 // -----
 // A given value outside the symbol's bounds is an error.
 // RUN: ssa.select_schedule{BLOCK_SIZE_0=2048}

@@ -1,0 +1,30 @@
+"""How long one launch of an artifact takes: `triton.testing.do_bench` on a GPU (its median over
+repeated runs, cache flushed in between), the median of a few wall-clock runs on the CPU."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Mapping
+
+from compiler.backends.artifact import Artifact
+from compiler.runtime.dispatch import launch
+
+CPU_RUNS = 3
+
+
+def time_launch(artifact: Artifact, bindings: Mapping[str, object]) -> float:
+    """Seconds per launch; the first launch (build, load) is not counted."""
+    launch(artifact, bindings)
+    if artifact.device == "cuda":
+        import triton.testing
+
+        return (
+            triton.testing.do_bench(lambda: launch(artifact, bindings), return_mode="median") / 1e3
+        )
+    runs = []
+    for _ in range(CPU_RUNS):
+        start = time.perf_counter()
+        launch(artifact, bindings)
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
