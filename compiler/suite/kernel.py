@@ -27,6 +27,18 @@ class SuiteKernel:
     ``reference(args)`` returns the expected value of ``args[i]`` for each ``i`` in ``outputs``.
     ``ragged=True`` sizes are neither block multiples nor powers of two; ``ragged=False`` sizes
     are powers of two or block multiples where the kernel allows.
+
+    The GPU benchmark (``bench/gpu.py``) reads the optional ``bench_*`` fields and ``cost``.
+    ``bench_args(seed, device=...)`` makes realistic GPU-sized arguments directly on ``device``
+    (``"meta"`` allocates nothing: shapes only). ``bench_arrangement_kwargs`` are GPU block sizes
+    (default ``arrangement_kwargs``); ``bench_array_arrangement_kwargs`` those for targets that
+    keep tiles in shared-memory arrays (no tile values: CUDA C++, TileLang), whose 48 KB of static
+    shared memory per block limits tiles (default ``bench_arrangement_kwargs``);
+    ``bench_call_kwargs`` replace ``call_kwargs`` at bench sizes (a row-sized ``BLOCK_SIZE``).
+    ``cost(args) -> (flops, bytes)``: the work and the compulsory memory traffic (every input read
+    once, every output written once) of one launch on ``args``, for the roofline.
+    ``torch_eager(args)`` is torch's own computation at the inputs' dtype, timed as the torch
+    baseline (default ``reference``, which some entries compute in float for accuracy).
     """
 
     name: str
@@ -38,12 +50,24 @@ class SuiteKernel:
     arrangement_kwargs: Mapping[str, Any] = field(default_factory=dict)
     rtol: float = 1e-5
     atol: float = 1e-5
+    bench_args: Callable[..., list] | None = None
+    bench_arrangement_kwargs: Mapping[str, Any] | None = None
+    bench_array_arrangement_kwargs: Mapping[str, Any] | None = None
+    bench_call_kwargs: Mapping[str, Any] | None = None
+    cost: Callable[[list], tuple[float, float]] | None = None
+    torch_eager: Callable[[list], list[torch.Tensor]] | None = None
 
     def __post_init__(self):
-        object.__setattr__(self, "call_kwargs", MappingProxyType(dict(self.call_kwargs)))
-        object.__setattr__(
-            self, "arrangement_kwargs", MappingProxyType(dict(self.arrangement_kwargs))
-        )
+        for name in (
+            "call_kwargs",
+            "arrangement_kwargs",
+            "bench_arrangement_kwargs",
+            "bench_array_arrangement_kwargs",
+            "bench_call_kwargs",
+        ):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
 
 
 def program(name: str) -> Path:
@@ -63,3 +87,35 @@ def generator(seed: int) -> torch.Generator:
 
 def randn(gen: torch.Generator, *shape: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
     return torch.randn(shape, generator=gen).to(dtype)
+
+
+def bench_generator(seed: int, device: str | torch.device) -> torch.Generator | None:
+    """A seeded generator on ``device`` for ``bench_args`` (none on "meta": nothing is drawn)."""
+    if torch.device(device).type == "meta":
+        return None
+    return torch.Generator(device=device).manual_seed(seed)
+
+
+def bench_randn(
+    gen: torch.Generator | None,
+    *shape: int,
+    dtype: torch.dtype = torch.float32,
+    device: str | torch.device = "cpu",
+) -> torch.Tensor:
+    """Standard normal values drawn on ``device`` at ``dtype`` (GPU-sized inputs)."""
+    if gen is None:
+        return torch.empty(shape, dtype=dtype, device=device)
+    return torch.randn(shape, generator=gen, device=device, dtype=dtype)
+
+
+def bench_poisoned(
+    *shape: int, dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu"
+) -> torch.Tensor:
+    """``poisoned`` on ``device``."""
+    fill = float("nan") if dtype.is_floating_point else INT_POISON
+    return torch.full(shape, fill, dtype=dtype, device=device)
+
+
+def nbytes(*tensors: torch.Tensor) -> int:
+    """The bytes of the tensors' elements (works on "meta" tensors)."""
+    return sum(t.numel() * t.element_size() for t in tensors)
