@@ -4,7 +4,7 @@ STAMP := .venv/.installed
 TVM_PY := .venv-tvm/bin/python
 TVM_STAMP := .venv-tvm/.installed
 
-.PHONY: install demo test lint format agent
+.PHONY: install demo test lint format agent bench
 
 install: $(STAMP) $(TVM_STAMP)
 
@@ -49,6 +49,17 @@ else
 endif
 
 # The kernel x backend matrix on a CUDA GPU; writes bench/results/gpu_check.md (see README).
-.PHONY: gpu-check
+.PHONY: gpu-check gpu-bench
 gpu-check: install
 	$(PY) bench/gpu_check.py
+
+# The suite kernels timed on a CUDA GPU against the measured roofline (ours for Triton, CUDA C++,
+# TileLang; torch; NineToothed); writes bench/results/gpu_bench.md and gpu_roofline.png within an
+# 8-minute budget. `python bench/gpu.py --dry-run` runs the same script on the CPU at small sizes.
+gpu-bench: install
+	$(PY) bench/gpu.py
+
+# Compile time of our pipeline (every backend) against NineToothed 0.26's make, on the CPU; writes
+# bench/results/compile_time.md. `make bench ARGS="--repeat 9 --kernel matmul"` passes options.
+bench: install
+	TRITON_INTERPRET=1 $(PY) bench/compile_time.py $(ARGS)

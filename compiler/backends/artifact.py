@@ -32,20 +32,27 @@ class Artifact:
 
 
 def build_artifact(
-    kernel: Kernel, target: Target, *, initial_ssa: str | None = None, trace: list[dict] = ()
+    kernel: Kernel,
+    target: Target,
+    *,
+    initial_ssa: str | None = None,
+    trace: list[dict] = (),
+    ssa: str | None = None,
 ) -> Artifact:
-    """Emit `kernel` (already lowered for `target`) and gather what the launcher needs."""
+    """Emit `kernel` (already lowered for `target`) and gather what the launcher needs. `ssa`:
+    the kernel's printed IR, when the caller has it already."""
     if "grid" not in kernel.attrs:
         raise ValueError(
             f"@{kernel.name} has no grid attribute; the frontend records the number of programs "
             'as attributes {grid = "<expression over argument names>"}'
         )
-    ssa = print_kernel(kernel)
+    if ssa is None:
+        ssa = print_kernel(kernel)
     return Artifact(
         backend=target.name,
         device=target.device,
         kernel_name=kernel.name,
-        source=emit(kernel, target),
+        source=emit(kernel, target, ssa=ssa),
         ssa=ssa,
         trace=list(trace),
         initial_ssa=ssa if initial_ssa is None else initial_ssa,

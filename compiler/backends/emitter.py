@@ -28,14 +28,16 @@ def ssa_sha256(ssa_text: str) -> str:
     return hashlib.sha256(ssa_text.encode()).hexdigest()
 
 
-def emit(kernel: Kernel, target: Target) -> str:
-    """The kernel's source in the target's language, headed by the hash of its SSA text."""
-    return _Emitter(kernel, target).run()
+def emit(kernel: Kernel, target: Target, *, ssa: str | None = None) -> str:
+    """The kernel's source in the target's language, headed by the hash of its SSA text (`ssa`:
+    that text, when the caller has it already)."""
+    return _Emitter(kernel, target, ssa).run()
 
 
 class _Emitter:
-    def __init__(self, kernel: Kernel, target: Target):
+    def __init__(self, kernel: Kernel, target: Target, ssa: str | None = None):
         self.kernel = kernel
+        self.ssa = ssa
         self.target = target
         self.syntax = target.syntax
         self.namer = Namer(target.syntax.reserved)
@@ -46,7 +48,7 @@ class _Emitter:
 
     def run(self) -> str:
         syntax = self.syntax
-        digest = ssa_sha256(print_kernel(self.kernel))
+        digest = ssa_sha256(self.ssa if self.ssa is not None else print_kernel(self.kernel))
         self.lines += [syntax.comment.format(text=f"ssa-sha256: {digest}"), *syntax.prelude]
         if self.namer.claim(self.kernel.name) != self.kernel.name:
             raise EmitError(

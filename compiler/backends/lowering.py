@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from compiler.backends.artifact import Artifact, build_artifact
 from compiler.backends.registry import get_target
-from compiler.ir import Kernel, parse_kernel, print_kernel
+from compiler.ir import Kernel, print_kernel
+from compiler.ir.parser import copy_kernel
 from compiler.passes.autotune import Tuner
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.manager import PassManager
@@ -30,12 +31,17 @@ def lower_unified_ssa_artifact(
     `tuner`: lets `ssa.select_schedule` time candidate schedules (compiler/passes/autotune.py)."""
     target = get_target(backend, device)
     initial_ssa = print_kernel(kernel)
-    work = parse_kernel(initial_ssa)
+    work = copy_kernel(kernel)  # = parse_kernel(initial_ssa), without reading the text
     if pipeline is None:
         pipeline = default_pipeline(backend)
     passes = parse_pipeline(pipeline) if isinstance(pipeline, str) else list(pipeline)
     context = PassContext(target=target, options=dict(options or {}), tuner=tuner)
-    trace = PassManager(passes, context).run(work)
+    # The copy prints as the original does, and the last entry holds the final text.
+    trace = PassManager(passes, context).run(work, text=initial_ssa)
     return build_artifact(
-        work, target, initial_ssa=initial_ssa, trace=[entry.to_dict() for entry in trace]
+        work,
+        target,
+        initial_ssa=initial_ssa,
+        trace=[entry.to_dict() for entry in trace],
+        ssa=trace[-1].ir if trace else initial_ssa,
     )

@@ -4,13 +4,11 @@ same input every time, and the caller's tensors are untouched)."""
 
 from __future__ import annotations
 
-import platform
-
 import torch
 
 from compiler.passes.autotune import Schedule, Tuner
 from compiler.runtime.cache import cache_dir
-from compiler.runtime.timing import time_launch
+from compiler.runtime.timing import device_name, time_launch
 
 MODES = ("auto", "measure", "off")  # auto: measure on a GPU only; measure: also on the CPU
 
@@ -36,10 +34,4 @@ def _identity(handle, args: tuple) -> str:
         for t, a in zip(handle.tensors, args, strict=True)
         if isinstance(a, torch.Tensor)
     )
-    return f"{shapes} · {handle.backend} · {_device_name(handle.device)}"
-
-
-def _device_name(device: str) -> str:
-    if device != "cpu" and torch.cuda.is_available():
-        return torch.cuda.get_device_name()
-    return f"{device} ({platform.machine()})"
+    return f"{shapes} · {handle.backend} · {device_name(handle.device)}"

@@ -59,13 +59,22 @@ class Operation:
     def walk(self) -> Iterator[Operation]:
         """This op, then every op nested in its regions, in program order."""
         yield self
-        for region in self.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    yield from op.walk()
+        if self.regions:
+            yield from _walk_regions(self.regions)
 
     def __repr__(self) -> str:
         return f"Operation({self.name})"
+
+
+def _walk_regions(regions: list[Region]) -> Iterator[Operation]:
+    """`Operation.walk` below an op, lazily as it is, with a generator per region-holding op only
+    (not one per op)."""
+    for region in regions:
+        for block in region.blocks:
+            for op in block.ops:
+                yield op
+                if op.regions:
+                    yield from _walk_regions(op.regions)
 
 
 def _freeze(value: object) -> object:
@@ -130,7 +139,9 @@ class Kernel:
 
     def walk(self) -> Iterator[Operation]:
         for op in list(self.body.ops):
-            yield from op.walk()
+            yield op
+            if op.regions:
+                yield from _walk_regions(op.regions)
 
     def arg(self, name: str) -> Value:
         for value in self.args:
@@ -145,8 +156,14 @@ class Kernel:
         return dict(sorted(counts.items()))
 
     def replace_uses(self, old: Value, new: Value) -> None:
-        for op in self.walk():
-            op.operands = [new if v is old else v for v in op.operands]
+        # No use lists: every op is visited, so stay off the recursive generator of `walk`.
+        blocks = [self.body]
+        while blocks:
+            for op in blocks.pop().ops:
+                if old in op.operands:  # identity: Value defines no __eq__
+                    op.operands = [new if v is old else v for v in op.operands]
+                for region in op.regions:
+                    blocks.extend(region.blocks)
 
     def uses(self) -> dict[Value, int]:
         """How many operand slots read each value."""

@@ -6,6 +6,7 @@ import json
 import re
 
 from compiler.ir.core import Block, Kernel, Operation, Region, Value
+from compiler.ir.printer import format_attr
 from compiler.ir.registry import lookup
 from compiler.ir.types import ArrayType, BufferType, Type, value_type
 
@@ -30,8 +31,8 @@ class _Parser:
     def __init__(self, text: str):
         self.tokens: list[tuple[str, str, int]] = []
         for line_no, line in enumerate(text.splitlines(), 1):
-            pos = 0
-            while pos < len(line.rstrip()):
+            pos, end = 0, len(line.rstrip())
+            while pos < end:
                 match = _TOKEN.match(line, pos)
                 if not match or match.end() == pos:
                     raise ParseError(f"line {line_no}: cannot read {line[pos:].strip()!r}")
@@ -216,3 +217,71 @@ class _Parser:
 
 def parse_kernel(text: str) -> Kernel:
     return _Parser(text).parse_kernel()
+
+
+def copy_kernel(kernel: Kernel) -> Kernel:
+    """A copy of `kernel` equal to `parse_kernel(print_kernel(kernel))`, made without the text: only
+    kernel arguments keep names, attributes are rebuilt in key order with lists for tuples, and
+    every type is the one its text parses to."""
+    return _Copier().kernel(kernel)
+
+
+class _Copier:
+    _EXACT = (bool, int, float, str)  # read back as themselves; a subclass goes through the text
+
+    def __init__(self):
+        self.values: dict[Value, Value] = {}
+        self.types: dict[object, Type] = {}
+
+    def type(self, type_: Type) -> Type:
+        if type_ not in self.types:
+            self.types[type_] = _Parser(str(type_)).parse_type()
+        return self.types[type_]
+
+    def attr(self, value: object) -> object:
+        if value is None or type(value) in self._EXACT:
+            return value
+        if type(value) in (list, tuple):
+            return [self.attr(v) for v in value]
+        return _Parser(format_attr(value)).parse_attr_value()
+
+    def attrs(self, attrs: dict) -> dict:
+        return {k: self.attr(attrs[k]) for k in sorted(attrs)}
+
+    def define(self, value: Value) -> Value:
+        copy = Value(self.type(value.type))
+        self.values[value] = copy
+        return copy
+
+    def use(self, value: Value) -> Value:
+        if value not in self.values:
+            raise ParseError(f"a value of type {value.type} is used before it is defined")
+        return self.values[value]
+
+    def op(self, op: Operation) -> Operation:
+        copy = Operation(
+            op.name,
+            [self.use(v) for v in op.operands],
+            [self.type(r.type) for r in op.results],
+            self.attrs(op.attrs),
+        )
+        for result, copied in zip(op.results, copy.results, strict=True):
+            self.values[result] = copied
+        for region in op.regions:
+            blocks = [
+                Block([self.define(a) for a in b.args], [self.op(o) for o in b.ops])
+                for b in region.blocks
+            ]
+            copied_region = Region(blocks)
+            copied_region.parent = copy
+            copy.regions.append(copied_region)
+        return copy
+
+    def kernel(self, kernel: Kernel) -> Kernel:
+        args = []
+        for arg in kernel.args:
+            copy = self.define(arg)
+            copy.name = arg.name
+            args.append(copy)
+        body = Block([], [self.op(op) for op in kernel.body.ops])
+        return Kernel(kernel.name, args, body, self.attrs(kernel.attrs))

@@ -14,13 +14,18 @@ same IR always prints the same text and a parsed kernel prints back identically.
 
 from __future__ import annotations
 
-import json
 import math
+from json.encoder import encode_basestring_ascii
 
 from compiler.ir.core import Block, Kernel, Operation, Value
 
 
 def format_attr(value: object) -> str:
+    kind = type(value)  # the two commonest first; the checks below give them the same text
+    if kind is str:
+        return encode_basestring_ascii(value)
+    if kind is int:
+        return str(value)
     if value is None:
         return "none"
     if value is True or value is False:
@@ -34,25 +39,36 @@ def format_attr(value: object) -> str:
             return "inf" if value > 0 else "-inf"
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(format_attr(v) for v in value) + "]"
+        return encode_basestring_ascii(value)  # what json.dumps(value) returns, less its overhead
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join([format_attr(v) for v in value]) + "]"
     raise TypeError(f"attribute value {value!r} has no text form")
 
 
 def format_attrs(attrs: dict) -> str:
-    return "{" + ", ".join(f"{k} = {format_attr(attrs[k])}" for k in sorted(attrs)) + "}"
+    if len(attrs) == 1:
+        ((key, value),) = attrs.items()
+        return f"{{{key} = {format_attr(value)}}}"
+    return "{" + ", ".join([f"{k} = {format_attr(attrs[k])}" for k in sorted(attrs)]) + "}"
 
 
 class _Printer:
     def __init__(self, kernel: Kernel):
         self.names: dict[Value, str] = {v: f"%{v.name}" for v in kernel.args}
+        self.types: dict[int, str] = {}  # id(type) -> its text, within this one printing
         self.lines: list[str] = []
 
     def name(self, value: Value) -> str:
-        if value not in self.names:
-            self.names[value] = f"%{len(self.names) - self._num_args}"
-        return self.names[value]
+        name = self.names.get(value)
+        if name is None:
+            name = self.names[value] = f"%{len(self.names) - self._num_args}"
+        return name
+
+    def type(self, type_: object) -> str:
+        text = self.types.get(id(type_))  # types outlive the printing: ids stay unique
+        if text is None:
+            text = self.types[id(type_)] = str(type_)
+        return text
 
     def print_kernel(self, kernel: Kernel) -> str:
         self._num_args = len(kernel.args)
@@ -64,27 +80,39 @@ class _Printer:
         return "\n".join(self.lines) + "\n"
 
     def print_ops(self, block: Block, depth: int) -> None:
-        for op in block.ops:
-            self.print_op(op, depth)
-
-    def print_op(self, op: Operation, depth: int) -> None:
         indent = "  " * depth
-        operands = ", ".join(self.name(v) for v in op.operands)
-        text = f"{op.name}({operands})"
-        if op.attrs:
-            text += " " + format_attrs(op.attrs)
-        if op.results:
-            results = ", ".join(self.name(v) for v in op.results)
-            text = f"{results} = {text} : " + ", ".join(str(v.type) for v in op.results)
-        if not op.regions:
-            self.lines.append(indent + text)
-            return
+        names, types, lines, name = self.names, self.types, self.lines, self.name
+        for op in block.ops:  # the common op, no region and one result, without a call
+            operands = ", ".join([names[v] if v in names else name(v) for v in op.operands])
+            text = f"{op.name}({operands})"
+            if op.attrs:
+                text = f"{text} {format_attrs(op.attrs)}"
+            if len(op.results) == 1:
+                value = op.results[0]
+                type_text = types.get(id(value.type))
+                if type_text is None:
+                    type_text = self.type(value.type)
+                text = f"{name(value)} = {text} : {type_text}"
+            elif op.results:
+                text = self.with_results(op, text)
+            if op.regions:
+                self.print_regions(op, depth, text)
+            else:
+                lines.append(indent + text)
+
+    def with_results(self, op: Operation, text: str) -> str:
+        results = ", ".join([self.name(v) for v in op.results])
+        types = ", ".join([self.type(v.type) for v in op.results])
+        return f"{results} = {text} : {types}"
+
+    def print_regions(self, op: Operation, depth: int, text: str) -> None:
+        indent = "  " * depth
         self.lines.append(f"{indent}{text} {{")
         for i, region in enumerate(op.regions):
             if i:
                 self.lines.append(f"{indent}}} {{")
             for block in region.blocks:
-                args = ", ".join(f"{self.name(v)}: {v.type}" for v in block.args)
+                args = ", ".join([f"{self.name(v)}: {self.type(v.type)}" for v in block.args])
                 self.lines.append(f"{indent}^({args}):")
                 self.print_ops(block, depth + 1)
         self.lines.append(f"{indent}}}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from compiler.errors import VerificationError
 from compiler.ir.core import Block, Kernel, Operation, Value
-from compiler.ir.registry import OPS, TypeRuleError
+from compiler.ir.registry import OPS, OpDef, TypeRuleError
 from compiler.ir.types import ScalarType
 
 
@@ -45,22 +45,23 @@ class _Verifier:
         definition = OPS.get(op.name)
         if definition is None:
             self.fail(op, "not in the op registry (compiler/ir/registry.py)")
+        operands = op.operands
         low, high = definition.operands
-        if len(op.operands) < low or (high is not None and len(op.operands) > high):
+        if len(operands) < low or (high is not None and len(operands) > high):
             self.fail(op, f"takes {low}..{high if high is not None else 'n'} operands")
-        for value in op.operands:
-            if value not in scope:
-                self.fail(op, "uses a value that is not defined before it in an enclosing block")
-        missing = [a for a in definition.attrs if a not in op.attrs]
-        unknown = set(op.attrs) - set(definition.attrs) - set(definition.optional_attrs)
-        if missing or unknown:
+        if not scope.issuperset(operands):
+            self.fail(op, "uses a value that is not defined before it in an enclosing block")
+        required, allowed = _attr_names(definition)
+        if not (required <= op.attrs.keys() <= allowed):
+            missing = [a for a in definition.attrs if a not in op.attrs]
+            unknown = set(op.attrs) - set(definition.attrs) - set(definition.optional_attrs)
             self.fail(op, f"attributes: missing {missing}, unknown {sorted(unknown)}")
         if len(op.regions) != definition.regions:
             self.fail(op, f"has {len(op.regions)} regions, expected {definition.regions}")
         types = [r.type for r in op.results]
         if definition.infer is not None:
             try:
-                expected = definition.infer([v.type for v in op.operands], op.attrs)
+                expected = definition.infer([v.type for v in operands], op.attrs)
             except TypeRuleError as error:
                 self.fail(op, str(error))
             if expected != types:
@@ -103,3 +104,16 @@ class _Verifier:
         yielded = [v.type for v in block.ops[-1].operands]
         if yielded != [r.type for r in op.results]:
             self.fail(op, "scf.yield types must match the op's result types")
+
+
+_ATTR_NAMES: dict[str, tuple[OpDef, frozenset, frozenset]] = {}
+
+
+def _attr_names(definition: OpDef) -> tuple[frozenset, frozenset]:
+    """The attributes an op must have, and those it may have (the registry's, as sets)."""
+    entry = _ATTR_NAMES.get(definition.name)
+    if entry is None or entry[0] is not definition:
+        required = frozenset(definition.attrs)
+        entry = (definition, required, required | set(definition.optional_attrs))
+        _ATTR_NAMES[definition.name] = entry
+    return entry[1], entry[2]

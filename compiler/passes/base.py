@@ -61,6 +61,8 @@ class Pass:
     @classmethod
     def from_options(cls, options: dict[str, str]) -> Pass:
         """The pass configured from option texts, each read by its field's type."""
+        if not options:  # the common case: skip `typing.get_type_hints`, which is slow
+            return cls()
         types = cls.option_types()
         for key in options:
             if key not in types:

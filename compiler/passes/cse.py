@@ -7,27 +7,30 @@ inside it; a value defined inside a region is never visible after it.
 
 from __future__ import annotations
 
-from collections import ChainMap
-
 from compiler.ir import Block, Kernel, Operation, Value, lookup
 from compiler.ir.printer import format_attrs
 from compiler.passes.rewrite import erase
 
 
 def cse(kernel: Kernel) -> bool:
-    return _Eliminator().block(kernel.body, ChainMap())
+    return _Eliminator().block(kernel.body)
 
 
 class _Eliminator:
     def __init__(self) -> None:
         self.replaced: dict[Value, Value] = {}
+        # The keys visible in the current block: its own and its enclosing blocks'. A key is only
+        # added when absent, so forgetting a block's own keys on leaving it restores the outer view.
+        self.seen: dict[tuple, list[Value]] = {}
 
-    def block(self, block: Block, seen: ChainMap) -> bool:
+    def block(self, block: Block) -> bool:
         changed = False
+        seen, own = self.seen, []
         for op in list(block.ops):
-            op.operands = [self.replaced.get(v, v) for v in op.operands]
+            if self.replaced and not self.replaced.keys().isdisjoint(op.operands):
+                op.operands = [self.replaced.get(v, v) for v in op.operands]
             for region in op.regions:
-                changed |= self.block(region.block, seen.new_child())
+                changed |= self.block(region.block)
             if op.regions or lookup(op.name).effect != "pure":
                 continue
             key = _key(op)
@@ -37,6 +40,9 @@ class _Eliminator:
                 changed = True
             else:
                 seen[key] = op.results
+                own.append(key)
+        for key in own:
+            del seen[key]
         return changed
 
 
@@ -45,5 +51,5 @@ def _key(op: Operation) -> tuple:
         op.name,
         tuple(op.operands),
         format_attrs(op.attrs),
-        tuple(result.type for result in op.results),
+        tuple([result.type for result in op.results]),
     )

@@ -15,20 +15,28 @@ from compiler.ir import Kernel, Operation, Value, lookup
 from compiler.ir.types import is_float, is_integer
 from compiler.passes.constants import Scalar, constant_value, evaluate, make_constant, represent
 from compiler.passes.ranges import ValueRanges
-from compiler.passes.rewrite import builder_before, defining_op, replace_op
+from compiler.passes.rewrite import builder_before, defining_op, erase
 
 
 def fold(kernel: Kernel) -> bool:
     ranges = ValueRanges(kernel)
-    changed = False
+    # A folded op's uses are redirected as each later op is reached: uses follow their definition
+    # in program order, so this is `replace_op` without a walk of the kernel per folded op.
+    replaced: dict[Value, Value] = {}
     for op in list(kernel.walk()):
+        if replaced and not replaced.keys().isdisjoint(op.operands):
+            op.operands = [replaced.get(v, v) for v in op.operands]
         if op.parent is None or op.name == "arith.constant" or not _is_pure_value(op):
             continue
         replacement = _fold(op, ranges)
         if replacement is not None:
-            replace_op(kernel, op, [replacement])
-            changed = True
-    return changed
+            replaced[op.result] = replacement
+            erase(op)
+    if replaced:  # a use out of program order, should there be one
+        for op in kernel.walk():
+            if not replaced.keys().isdisjoint(op.operands):
+                op.operands = [replaced.get(v, v) for v in op.operands]
+    return bool(replaced)
 
 
 def _is_pure_value(op: Operation) -> bool:

@@ -55,21 +55,23 @@ class PassManager:
         self.ctx = ctx if ctx is not None else PassContext()
         self.verify = verify
 
-    def run(self, kernel: Kernel) -> list[TraceEntry]:
-        """Run every pass on `kernel` in place; one trace entry per pass."""
+    def run(self, kernel: Kernel, *, text: str | None = None) -> list[TraceEntry]:
+        """Run every pass on `kernel` in place; one trace entry per pass. `text`: the kernel's
+        printed IR, when the caller has it already."""
         if self.verify and self.passes:
             _verify(kernel, f"input of {self.passes[0].name}")
-        text, counts = print_kernel(kernel), kernel.op_counts()
+        text, counts = text if text is not None else print_kernel(kernel), kernel.op_counts()
         trace = []
         for pass_ in self.passes:
             self.ctx.remarks.clear()
             start = time.perf_counter()
             claimed = pass_.run(kernel, self.ctx)
             seconds = time.perf_counter() - start
-            if self.verify:
-                _verify(kernel, pass_.name)
-            after, after_counts = print_kernel(kernel), kernel.op_counts()
+            after = print_kernel(kernel)
             changed = after != text
+            if self.verify and changed:  # the same text is the same IR, verified already
+                _verify(kernel, pass_.name)
+            after_counts = kernel.op_counts() if changed else dict(counts)
             if claimed is not changed:
                 raise PassError(
                     f"{pass_.name}: returned changed={claimed!r} but the printed IR "

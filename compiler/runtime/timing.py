@@ -3,9 +3,12 @@ repeated runs, cache flushed in between), the median of a few wall-clock runs on
 
 from __future__ import annotations
 
+import platform
 import statistics
 import time
 from collections.abc import Mapping
+
+import torch
 
 from compiler.backends.artifact import Artifact
 from compiler.runtime.dispatch import launch
@@ -28,3 +31,10 @@ def time_launch(artifact: Artifact, bindings: Mapping[str, object]) -> float:
         launch(artifact, bindings)
         runs.append(time.perf_counter() - start)
     return statistics.median(runs)
+
+
+def device_name(device: str) -> str:
+    """The GPU's name ("NVIDIA H200"), else the device and the machine ("cpu (x86_64)")."""
+    if device != "cpu" and torch.cuda.is_available():
+        return torch.cuda.get_device_name()
+    return f"{device} ({platform.machine()})"
