@@ -565,18 +565,18 @@ def plot(cells: list[Cell], peaks: Peaks, path: Path, title: str) -> None:
 # -- entry point -----------------------------------------------------------------------------------
 
 
-def parse(argv: list[str] | None) -> argparse.Namespace:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true", help="the CPU dry run (small sizes)")
     parser.add_argument("--kernel", action="append", choices=sorted(SUITE), help="only these")
     parser.add_argument("--impl", action="append", choices=IMPLS, help="only these")
     parser.add_argument("--out", type=Path, help=f"results folder (default {RESULTS})")
     parser.add_argument("--budget-s", type=float, default=420.0, help="time budget (seconds)")
-    return parser.parse_args(argv)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
+    args = build_parser().parse_args(argv)
     if not args.dry_run and not torch.cuda.is_available():
         print(
             "gpu-bench: no CUDA GPU here; run it on a GPU machine, or `python bench/gpu.py "

@@ -252,8 +252,10 @@ def module_parsers() -> dict[str, argparse.ArgumentParser]:
 @functools.cache
 def script_module(path: Path) -> ModuleType:
     """A skill script loaded from its file (its `main` and `build_parser`)."""
-    spec = importlib.util.spec_from_file_location(f"skill_script_{path.stem}", path)
+    name = f"skill_script_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file runs
     spec.loader.exec_module(module)
     return module
 
