@@ -506,31 +506,9 @@ def plot(cells: list[Cell], peaks: Peaks, path: Path, title: str) -> None:
     axes.set_title(title, fontsize=11)
 
     shown = [i for i in IMPLS if any(c.impl == i for c in timed)]
-    impl_legend = axes.legend(
-        handles=[
-            plt.Line2D([], [], linestyle="", marker="o", color=COLORS.get(i, "purple"), label=i)
-            for i in shown
-        ],
-        title="implementation",
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1),
-        fontsize=8,
-        title_fontsize=9,
-        frameon=False,
-    )
-    axes.add_artist(impl_legend)
-    axes.legend(
-        handles=[
-            plt.Line2D([], [], linestyle="", marker=marker[k], color="0.4", label=k)
-            for k in kernels
-        ],
-        title="kernel",
-        loc="upper left",
-        bbox_to_anchor=(1.01, 0.68),
-        fontsize=8,
-        title_fontsize=9,
-        frameon=False,
-    )
+    implementations = [_key(marker="o", color=COLORS.get(i, "purple"), label=i) for i in shown]
+    axes.add_artist(_legend(axes, implementations, "implementation", 1.0))
+    _legend(axes, [_key(marker=marker[k], color="0.4", label=k) for k in kernels], "kernel", 0.68)
     figure.tight_layout()
     # The roofs' labels, above the roofs (no point is there): along the memory roof ending just
     # before the ridge, over the compute roof's end. After the layout: the angle on screen
@@ -558,8 +536,27 @@ def plot(cells: list[Cell], peaks: Peaks, path: Path, title: str) -> None:
         fontsize=9,
     )
     path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path)
+    figure.savefig(path, bbox_inches="tight")  # keep the legends outside the axes
     plt.close(figure)
+
+
+def _key(**style):
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], linestyle="", **style)
+
+
+def _legend(axes, handles: list, title: str, top: float):
+    """A legend outside the plot, to its right, starting at height `top` (axes fraction)."""
+    return axes.legend(
+        handles=handles,
+        title=title,
+        loc="upper left",
+        bbox_to_anchor=(1.01, top),
+        fontsize=8,
+        title_fontsize=9,
+        frameon=False,
+    )
 
 
 # -- entry point -----------------------------------------------------------------------------------

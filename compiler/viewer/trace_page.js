@@ -332,14 +332,14 @@
     }
   });
 
+  // The system's preference picks the first theme; the toggle switches it.
   var root = document.documentElement;
+  var prefersDark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  root.dataset.theme = prefersDark ? "dark" : "light";
   var toggle = document.querySelector(".theme-toggle");
   if (toggle) {
     toggle.addEventListener("click", function () {
-      var dark = root.dataset.theme
-        ? root.dataset.theme === "dark"
-        : window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
-      root.dataset.theme = dark ? "light" : "dark";
+      root.dataset.theme = root.dataset.theme === "dark" ? "light" : "dark";
     });
   }
 })();
