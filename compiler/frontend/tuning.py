@@ -18,11 +18,14 @@ def wants_tuner(mode: str, device: str) -> bool:
 
 
 def call_tuner(handle, compile_schedule, args: tuple, kwargs: dict) -> Tuner:
-    """`compile_schedule(schedule)` -> the artifact with those meta values given."""
-    copies = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
-    bindings = handle.bindings(*copies, **kwargs)
+    """`compile_schedule(schedule)` -> the artifact with those meta values given. The copies are
+    made on the first measurement: a call whose choice is already made copies nothing."""
+    bindings = {}
 
     def measure(schedule: Schedule) -> float:
+        if not bindings:
+            copies = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
+            bindings.update(handle.bindings(*copies, **kwargs))
         return time_launch(compile_schedule(schedule), bindings)
 
     return Tuner(_identity(handle, args), measure, cache_dir() / "autotune.json")

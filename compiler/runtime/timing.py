@@ -3,6 +3,7 @@ repeated runs, cache flushed in between), the median of a few wall-clock runs on
 
 from __future__ import annotations
 
+import functools
 import platform
 import statistics
 import time
@@ -33,6 +34,7 @@ def time_launch(artifact: Artifact, bindings: Mapping[str, object]) -> float:
     return statistics.median(runs)
 
 
+@functools.cache
 def device_name(device: str) -> str:
     """The GPU's name ("NVIDIA H200"), else the device and the machine ("cpu (x86_64)")."""
     if device != "cpu" and torch.cuda.is_available():

@@ -61,3 +61,16 @@ def test_the_callers_configurations_are_timed(vector_add):
 def test_an_unknown_mode_is_refused(vector_add):
     with pytest.raises(CompileError, match="autotune='always': choose one of auto, measure, off"):
         vector_add(autotune="always")
+
+
+def test_a_second_call_with_the_same_shapes_times_nothing(vector_add, monkeypatch):
+    import compiler.frontend.tuning as tuning
+
+    timed = []
+    real = tuning.time_launch
+    monkeypatch.setattr(tuning, "time_launch", lambda *a: timed.append(1) or real(*a))
+    handle = vector_add(autotune="measure", max_num_configs=2)
+    call(handle)
+    assert len(timed) == 2
+    call(handle)
+    assert len(timed) == 2
