@@ -73,6 +73,8 @@ class Arith:
         """Constants for Python scalars, one promoted dtype, one broadcast shape."""
         anchor = next((x for x in xs if isinstance(x, Value)), None)
         values = [self.as_value(x, anchor) for x in xs]
+        if all(v.type == values[0].type for v in values):  # nothing to convert or broadcast
+            return values
         dtype = values[0].type.dtype
         for v in values[1:]:
             dtype = promote(dtype, v.type.dtype)

@@ -41,10 +41,11 @@ class Builder:
         regions: list[Region] | None = None,
     ) -> Operation:
         definition = lookup(name)
-        attrs = dict(attrs or {})
+        attrs = attrs or {}
         if result_types is None:
             result_types = definition.infer([v.type for v in operands], attrs)
-        return self.insert(Operation(name, list(operands), result_types, attrs, regions))
+        # Operation keeps its own copies of the operand list and the attribute dict
+        return self.insert(Operation(name, operands, result_types, attrs, regions))
 
     def value(self, op_name: str, *operands: Value, **attrs: object) -> Value:
         """Create a single-result op and return its result."""

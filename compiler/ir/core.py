@@ -39,9 +39,9 @@ class Operation:
     ):
         self.name = name
         self.operands = list(operands)
-        self.results = [Value(t, owner=self) for t in result_types]
-        self.attrs = dict(attrs or {})
-        self.regions = list(regions or [])
+        self.results = [Value(t, None, self) for t in result_types]
+        self.attrs = dict(attrs) if attrs else {}
+        self.regions = list(regions) if regions else []
         self.parent: Block | None = None
         for region in self.regions:
             region.parent = self

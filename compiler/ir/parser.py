@@ -232,11 +232,18 @@ class _Copier:
     def __init__(self):
         self.values: dict[Value, Value] = {}
         self.types: dict[object, Type] = {}
+        # id(type) -> its copy: the source's types outlive the copy, so ids stay unique; saves
+        # hashing and comparing a type (Python-level calls) for every value
+        self.types_by_id: dict[int, Type] = {}
 
     def type(self, type_: Type) -> Type:
-        if type_ not in self.types:
-            self.types[type_] = _Parser(str(type_)).parse_type()
-        return self.types[type_]
+        copy = self.types_by_id.get(id(type_))
+        if copy is None:
+            copy = self.types.get(type_)
+            if copy is None:
+                copy = self.types[type_] = _Parser(str(type_)).parse_type()
+            self.types_by_id[id(type_)] = copy
+        return copy
 
     def attr(self, value: object) -> object:
         if value is None or type(value) in self._EXACT:
@@ -246,27 +253,23 @@ class _Copier:
         return _Parser(format_attr(value)).parse_attr_value()
 
     def attrs(self, attrs: dict) -> dict:
-        return {k: self.attr(attrs[k]) for k in sorted(attrs)}
+        return {k: self.attr(attrs[k]) for k in sorted(attrs)} if attrs else {}
 
     def define(self, value: Value) -> Value:
         copy = Value(self.type(value.type))
         self.values[value] = copy
         return copy
 
-    def use(self, value: Value) -> Value:
-        if value not in self.values:
-            raise ParseError(f"a value of type {value.type} is used before it is defined")
-        return self.values[value]
-
     def op(self, op: Operation) -> Operation:
+        try:
+            operands = [self.values[v] for v in op.operands]
+        except KeyError as error:
+            value = error.args[0]
+            raise ParseError(f"a value of type {value.type} is used before it is defined") from None
         copy = Operation(
-            op.name,
-            [self.use(v) for v in op.operands],
-            [self.type(r.type) for r in op.results],
-            self.attrs(op.attrs),
+            op.name, operands, [self.type(r.type) for r in op.results], self.attrs(op.attrs)
         )
-        for result, copied in zip(op.results, copy.results, strict=True):
-            self.values[result] = copied
+        self.values.update(zip(op.results, copy.results, strict=True))
         for region in op.regions:
             blocks = [
                 Block([self.define(a) for a in b.args], [self.op(o) for o in b.ops])

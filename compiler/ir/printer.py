@@ -21,11 +21,13 @@ from compiler.ir.core import Block, Kernel, Operation, Value
 
 
 def format_attr(value: object) -> str:
-    kind = type(value)  # the two commonest first; the checks below give them the same text
+    kind = type(value)  # the three commonest first; the checks below give them the same text
     if kind is str:
         return encode_basestring_ascii(value)
     if kind is int:
         return str(value)
+    if kind is list:
+        return "[" + ", ".join([str(v) if type(v) is int else format_attr(v) for v in value]) + "]"
     if value is None:
         return "none"
     if value is True or value is False:
@@ -82,17 +84,23 @@ class _Printer:
     def print_ops(self, block: Block, depth: int) -> None:
         indent = "  " * depth
         names, types, lines, name = self.names, self.types, self.lines, self.name
+        num_args = self._num_args
         for op in block.ops:  # the common op, no region and one result, without a call
-            operands = ", ".join([names[v] if v in names else name(v) for v in op.operands])
-            text = f"{op.name}({operands})"
+            # `or`: a name is never empty; `name` numbers a value used before its definition
+            operands = ", ".join([names.get(v) or name(v) for v in op.operands])
             if op.attrs:
-                text = f"{text} {format_attrs(op.attrs)}"
+                text = f"{op.name}({operands}) {format_attrs(op.attrs)}"
+            else:
+                text = f"{op.name}({operands})"
             if len(op.results) == 1:
                 value = op.results[0]
                 type_text = types.get(id(value.type))
                 if type_text is None:
                     type_text = self.type(value.type)
-                text = f"{name(value)} = {text} : {type_text}"
+                result = names.get(value)
+                if result is None:
+                    result = names[value] = f"%{len(names) - num_args}"  # as `name` does
+                text = f"{result} = {text} : {type_text}"
             elif op.results:
                 text = self.with_results(op, text)
             if op.regions:

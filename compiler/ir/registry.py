@@ -54,9 +54,14 @@ def _same_shape(types: list[Type]) -> tuple:
 
 
 def _same(types: list[Type], attrs: dict) -> list[Type]:
-    if len(set(types)) != 1:
+    first = types[0] if types else None
+    for t in types:  # `is` first: operands mostly share a type object, `!=` is a Python call
+        if t is not first and t != first:
+            first = None
+            break
+    if first is None:
         raise TypeRuleError(f"operands must have one type, got {', '.join(map(str, types))}")
-    return [types[0]]
+    return [first]
 
 
 def _float_same(types: list[Type], attrs: dict) -> list[Type]:
@@ -154,7 +159,7 @@ def _reshape(types: list[Type], attrs: dict) -> list[Type]:
 
 
 def _index(types: list[Type], attrs: dict) -> list[Type]:
-    return [ScalarType("index")]
+    return [value_type("index", ())]
 
 
 def _load(types: list[Type], attrs: dict) -> list[Type]:

@@ -77,11 +77,27 @@ class ArrayType:
 Type = ScalarType | TileType | BufferType | ArrayType
 
 
+# `value_type` hands out one object per (dtype, shape), as MLIR uniques its types: passes compare,
+# hash and print the same few types over and over, and `is` then settles most comparisons (the
+# printer and the copier cache texts and copies per object). Only dtypes and dims of exactly `str`
+# and `int` are uniqued, so a look-alike (True for 1, 64.0 for 64) never receives a shared type.
+_UNIQUED: dict[tuple[str, tuple[Dim, ...]], ScalarType | TileType] = {}
+
+
 def value_type(dtype: str, shape: tuple[Dim, ...]) -> ScalarType | TileType:
     """The scalar type when `shape` is empty, else the tile type."""
+    shape = tuple(shape)
+    uniqued = type(dtype) is str and all(type(d) is int or type(d) is str for d in shape)
+    if uniqued:
+        type_ = _UNIQUED.get((dtype, shape))
+        if type_ is not None:
+            return type_
     if dtype not in DTYPES:
         raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
-    return TileType(dtype, tuple(shape)) if shape else ScalarType(dtype)
+    type_ = TileType(dtype, shape) if shape else ScalarType(dtype)
+    if uniqued:
+        _UNIQUED[dtype, shape] = type_
+    return type_
 
 
 def with_dtype(type_: ScalarType | TileType, dtype: str) -> ScalarType | TileType:

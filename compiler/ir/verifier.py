@@ -27,12 +27,13 @@ class _Verifier:
         self.verify_block(self.kernel.body, set(self.kernel.args), in_region=False)
 
     def verify_block(self, block: Block, visible: set[Value], in_region: bool) -> None:
-        scope = set(visible) | set(block.args)
+        scope = set(visible)
+        scope.update(block.args)
+        last = len(block.ops) - 1
         for position, op in enumerate(block.ops):
             self.counter += 1
             self.verify_op(op, scope)
-            is_last = position == len(block.ops) - 1
-            if op.name == "scf.yield" and not (in_region and is_last):
+            if op.name == "scf.yield" and not (in_region and position == last):
                 self.fail(op, "scf.yield must end a region's block")
             scope.update(op.results)
         if in_region and (not block.ops or block.ops[-1].name != "scf.yield"):
@@ -42,22 +43,23 @@ class _Verifier:
             )
 
     def verify_op(self, op: Operation, scope: set[Value]) -> None:
-        definition = OPS.get(op.name)
-        if definition is None:
+        rule = _rule(op.name)
+        if rule is None:
             self.fail(op, "not in the op registry (compiler/ir/registry.py)")
+        definition, required, allowed = rule
         operands = op.operands
         low, high = definition.operands
         if len(operands) < low or (high is not None and len(operands) > high):
             self.fail(op, f"takes {low}..{high if high is not None else 'n'} operands")
         if not scope.issuperset(operands):
             self.fail(op, "uses a value that is not defined before it in an enclosing block")
-        required, allowed = _attr_names(definition)
-        if not (required <= op.attrs.keys() <= allowed):
+        if (op.attrs or required) and not (required <= op.attrs.keys() <= allowed):
             missing = [a for a in definition.attrs if a not in op.attrs]
             unknown = set(op.attrs) - set(definition.attrs) - set(definition.optional_attrs)
             self.fail(op, f"attributes: missing {missing}, unknown {sorted(unknown)}")
-        if len(op.regions) != definition.regions:
-            self.fail(op, f"has {len(op.regions)} regions, expected {definition.regions}")
+        regions = op.regions
+        if len(regions) != definition.regions:
+            self.fail(op, f"has {len(regions)} regions, expected {definition.regions}")
         types = [r.type for r in op.results]
         if definition.infer is not None:
             try:
@@ -68,11 +70,13 @@ class _Verifier:
                 self.fail(op, f"result types {list(map(str, types))} != {list(map(str, expected))}")
         elif definition.results is not None and len(types) != definition.results:
             self.fail(op, f"has {len(types)} results, expected {definition.results}")
+        if not regions:
+            return
         if op.name == "scf.for":
             self.verify_for(op, scope)
         elif op.name == "scf.if":
             self.verify_if(op, scope)
-        elif op.regions:
+        else:
             self.verify_indexed(op, scope)
 
     def verify_for(self, op: Operation, scope: set[Value]) -> None:
@@ -106,14 +110,18 @@ class _Verifier:
             self.fail(op, "scf.yield types must match the op's result types")
 
 
-_ATTR_NAMES: dict[str, tuple[OpDef, frozenset, frozenset]] = {}
+_RULES: dict[str, tuple[OpDef, frozenset, frozenset]] = {}
 
 
-def _attr_names(definition: OpDef) -> tuple[frozenset, frozenset]:
-    """The attributes an op must have, and those it may have (the registry's, as sets)."""
-    entry = _ATTR_NAMES.get(definition.name)
-    if entry is None or entry[0] is not definition:
+def _rule(name: str) -> tuple[OpDef, frozenset, frozenset] | None:
+    """The registry's entry for `name` with the attributes it must have and those it may have (as
+    sets); None for an op the registry does not know."""
+    definition = OPS.get(name)
+    rule = _RULES.get(name)
+    if rule is None or rule[0] is not definition:
+        if definition is None:
+            return None
         required = frozenset(definition.attrs)
-        entry = (definition, required, required | set(definition.optional_attrs))
-        _ATTR_NAMES[definition.name] = entry
-    return entry[1], entry[2]
+        rule = (definition, required, required | set(definition.optional_attrs))
+        _RULES[name] = rule
+    return rule

@@ -15,7 +15,6 @@ import numpy as np
 from compiler.ir import Builder, Operation, Value
 from compiler.ir.registry import COMPARISONS
 from compiler.ir.types import ScalarType, TileType, is_float, is_integer
-from compiler.passes.rewrite import defining_op
 
 Scalar = int | float | bool
 
@@ -28,8 +27,8 @@ _SPLAT_OPS = ("tile.broadcast", "tile.expand_dims", "tile.trans")
 
 def constant_value(value: Value) -> Scalar | None:
     """The splat value of an `arith.constant`, else None."""
-    op = defining_op(value)
-    return op.attrs["value"] if op is not None and op.name == "arith.constant" else None
+    op = value.owner  # `defining_op`, inlined: the folder asks this of nearly every operand
+    return op.attrs["value"] if type(op) is Operation and op.name == "arith.constant" else None
 
 
 def make_constant(builder: Builder, value: Scalar, type_: ScalarType | TileType) -> Value:

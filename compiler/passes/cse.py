@@ -50,6 +50,6 @@ def _key(op: Operation) -> tuple:
     return (
         op.name,
         tuple(op.operands),
-        format_attrs(op.attrs),
+        format_attrs(op.attrs) if op.attrs else "",  # most ops have none
         tuple([result.type for result in op.results]),
     )

@@ -22,7 +22,7 @@ def dce(kernel: Kernel) -> bool:
 def _sweep(block: Block, uses: dict) -> bool:
     changed = False
     for op in reversed(list(block.ops)):
-        if _removable(op) and not any(uses.get(r, 0) for r in op.results):
+        if not any(map(uses.get, op.results)) and _removable(op):  # None or 0: unused
             for inner in op.walk():
                 for value in inner.operands:
                     uses[value] -= 1

@@ -28,7 +28,6 @@ from compiler.ir import (
     ScalarType,
     TileType,
     Value,
-    print_kernel,
 )
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.registry import register
@@ -57,9 +56,22 @@ class LowerTilesToLoops(Pass):
         # Scalars that change (carried, branch results) are computed alike by every thread of a
         # program, so each thread may keep its own copy.
         cell_scope = target.memory_scopes.get("scalar", scope)
-        before = print_kernel(kernel)
+        changed = _has_tiles_or_cells(kernel)
         _Lowering(self.name, kernel, scope, cell_scope).run()
-        return print_kernel(kernel) != before
+        return changed
+
+
+def _has_tiles_or_cells(kernel: Kernel) -> bool:
+    """Whether the lowering changes `kernel`: every tile turns into arrays and scalars (no tile type
+    is left to print), a value carried by `scf.for` or a result of `scf.if` gets a cell (a new
+    `mem.alloc`); every other op is copied as it is, so without either the IR prints the same."""
+    for op in kernel.walk():
+        if op.name in ("scf.for", "scf.if") and op.results:
+            return True
+        for value in (*op.operands, *op.results):
+            if isinstance(value.type, TileType):
+                return True
+    return False
 
 
 class _Lowering:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from compiler.ir import Kernel, Operation, TileType, print_kernel
+from compiler.ir import Kernel, Operation, TileType, print_kernel, value_type
 from compiler.passes.autotune import Schedule, candidates, tune, tuning_key
 from compiler.passes.base import Pass, PassContext, PassError, read_option
 from compiler.passes.registry import register
@@ -174,7 +174,7 @@ def _substitute(kernel: Kernel, schedule: dict[str, int]) -> None:
         values = op.results + [arg for region in op.regions for arg in region.block.args]
         for value in values:
             if isinstance(value.type, TileType):
-                value.type = TileType(value.type.dtype, _bind_dims(value.type.shape, schedule))
+                value.type = value_type(value.type.dtype, _bind_dims(value.type.shape, schedule))
         dims = [d for value in values for d in value.type.shape]
         if key is not None:
             dims += op.attrs[key] if isinstance(op.attrs[key], list) else [op.attrs[key]]

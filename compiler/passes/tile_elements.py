@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import ChainMap
 
-from compiler.ir import Builder, Operation, ScalarType, TileType, Value, lookup
+from compiler.ir import Builder, Operation, TileType, Value, lookup, value_type
 from compiler.passes.base import PassError
 from compiler.passes.rewrite import defining_op
 
@@ -117,7 +117,7 @@ class Elements:
             return b.create("mem.load", operands, dict(op.attrs)).result
         if lookup(op.name).dialect in ELEMENTWISE_DIALECTS and lookup(op.name).effect == "pure":
             operands = [self.at(b, v, index) for v in op.operands]
-            result = ScalarType(op.result.type.dtype)
+            result = value_type(op.result.type.dtype, ())
             return b.create(op.name, operands, dict(op.attrs), [result]).result
         raise PassError(
             f"{self.pass_name}: {op.name} has no per-element form; it must be materialized "
