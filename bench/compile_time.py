@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import functools
 import gc
 import importlib
 import importlib.metadata
@@ -59,6 +58,7 @@ import sympy.core.cache
 
 import compiler.dsl
 from compiler.backends import TARGETS
+from compiler.program import bound_arrangement
 from compiler.suite import SUITE, SuiteKernel, load_program
 from compiler.suite.reference_ninetoothed import cpu_driver
 
@@ -90,17 +90,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 # -- the two sides --------------------------------------------------------------------------------
 
 
-def _bound(module, kernel: SuiteKernel):
-    arrangement = functools.partial(module.arrangement, **kernel.arrangement_kwargs)
-    functools.update_wrapper(arrangement, module.arrangement)
-    return arrangement
-
-
 def time_ours(kernel: SuiteKernel, backend: str, args: list) -> float:
     """Seconds for one fresh handle to make the artifact (as `compiler.checking.build` + compile,
     with the program loaded beforehand)."""
     module = load_program(kernel.path, compiler.dsl)
-    arrangement = _bound(module, kernel)
+    arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
     gc.collect()
     start = time.perf_counter()
     handle = compiler.dsl.make(
@@ -144,7 +138,7 @@ def time_ninetoothed(kernel: SuiteKernel, scratch: Path) -> tuple[float, float]:
     """Seconds for `ninetoothed.make` to generate, write and import the kernel, and of those the
     import's; `scratch` is a fresh empty directory."""
     module = load_program(kernel.path, ninetoothed)
-    arrangement = _bound(module, kernel)
+    arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
     with cpu_driver(), _fresh_ninetoothed_cache(scratch) as imports:
         gc.collect()
         start = time.perf_counter()

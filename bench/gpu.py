@@ -36,7 +36,6 @@ import argparse
 import contextlib
 import dataclasses
 import datetime
-import functools
 import math
 import os
 import platform as host
@@ -50,6 +49,7 @@ import torch
 
 from compiler.backends import get_target
 from compiler.checking import build
+from compiler.program import bound_arrangement
 from compiler.suite import SUITE, SuiteKernel, load_program
 from compiler.suite.kernel import INT_POISON
 
@@ -214,7 +214,7 @@ def runner(kernel: SuiteKernel, impl: str, platform: Platform) -> Callable[[list
         import ninetoothed
 
         program = load_program(kernel.path, ninetoothed)
-        arrangement = functools.partial(program.arrangement, **arrangement_kwargs)
+        arrangement = bound_arrangement(program.arrangement, arrangement_kwargs)
         handle = ninetoothed.make(arrangement, program.application, program.tensors)
     elif impl in BACKENDS:
         entry = dataclasses.replace(kernel, arrangement_kwargs=arrangement_kwargs)

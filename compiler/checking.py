@@ -3,13 +3,13 @@ poisoned, and compare with torch. Shared by the tests and `ntc demo`."""
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 
 import torch
 
 import compiler.dsl
+from compiler.program import bound_arrangement
 from compiler.suite import SuiteKernel, load_program
 
 
@@ -25,8 +25,7 @@ class CheckResult:
 
 def build(kernel: SuiteKernel, backend: str, device: str = "cpu"):
     module = load_program(kernel.path, compiler.dsl)
-    arrangement = functools.partial(module.arrangement, **kernel.arrangement_kwargs)
-    functools.update_wrapper(arrangement, module.arrangement)
+    arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
     handle = compiler.dsl.make(
         arrangement, module.application, module.tensors, backend=backend, device=device
     )

@@ -9,21 +9,11 @@ from compiler.errors import CompileError
 from compiler.passes.base import PassError
 
 
-def _defines(items: list[str]) -> dict[str, int]:
-    values = {}
-    for item in items:
-        name, _, value = item.partition("=")
-        if not value:
-            raise CompileError(f"-D {item}: write NAME=VALUE, e.g. -D BLOCK_SIZE=128")
-        values[name] = int(value)
-    return values
-
-
 def cmd_compile(args: argparse.Namespace) -> None:
-    from compiler.program import program_kernels
+    from compiler.program import parse_defines, program_kernels
 
     for name, handle in program_kernels(args.file, args.backend, args.device).items():
-        artifact = handle.compile_declared(args.dtype, **_defines(args.define))
+        artifact = handle.compile_declared(args.dtype, **parse_defines(args.define))
         if args.emit == "ssa":
             text = artifact.ssa
         elif args.emit == "trace":
@@ -35,7 +25,7 @@ def cmd_compile(args: argparse.Namespace) -> None:
 
 
 def cmd_trace(args: argparse.Namespace) -> None:
-    from compiler.program import program_kernels
+    from compiler.program import parse_defines, program_kernels
     from compiler.viewer import write_trace_page
 
     handles = program_kernels(args.file, args.backend, args.device)
@@ -47,7 +37,7 @@ def cmd_trace(args: argparse.Namespace) -> None:
                 "out for all of them"
             )
         handles = {args.kernel: handles[args.kernel]}
-    defines = _defines(args.define)
+    defines = parse_defines(args.define)
     artifacts = {
         name: handle.compile_declared(args.dtype, **defines) for name, handle in handles.items()
     }

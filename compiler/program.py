@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import runpy
 import sys
 from contextlib import contextmanager
@@ -40,19 +41,53 @@ def program_kernels(path: str, backend: str, device: str = "cpu") -> dict[str, K
     every `jit` function), each compiling for `backend` and `device`."""
     if not Path(path).is_file():
         raise CompileError(f"{path}: no such file")
-    module = load_program(path, compiler.dsl)
+    kernels = module_kernels(load_program(path, compiler.dsl), path)
+    for handle in kernels.values():
+        handle.backend, handle.device = backend, device
+    return kernels
+
+
+def module_kernels(module, path: str, arrangement_kwargs: dict | None = None) -> dict:
+    """The kernels of a loaded program module: its `jit` functions, and the module-level
+    arrangement/application/tensors (named after the file) with `arrangement_kwargs` bound."""
     kernels = {
         name: value for name, value in vars(module).items() if isinstance(value, KernelHandle)
     }
     if all(hasattr(module, n) for n in ("arrangement", "application", "tensors")):
-        handle = make(module.arrangement, module.application, module.tensors)
+        arrangement = bound_arrangement(module.arrangement, arrangement_kwargs or {})
+        handle = make(arrangement, module.application, module.tensors)
         handle.kernel_name = Path(path).stem
         kernels[handle.kernel_name] = handle
-    for handle in kernels.values():
-        handle.backend, handle.device = backend, device
     if not kernels:
         raise CompileError(
             f"{path} defines no kernel: give it module-level `arrangement`, `application` and "
             "`tensors`, or decorate an application with `ninetoothed.jit`"
         )
     return kernels
+
+
+def bound_arrangement(arrangement, kwargs: dict):
+    """`arrangement` with plain Python values (block sizes, stride) bound to its keyword
+    parameters; it keeps the function's name."""
+    if not kwargs:
+        return arrangement
+    bound = functools.partial(arrangement, **kwargs)
+    functools.update_wrapper(bound, arrangement)
+    return bound
+
+
+def parse_defines(items: list[str]) -> dict[str, int | float]:
+    """`-D NAME=VALUE` options: each value an int, else a float."""
+    values = {}
+    for item in items:
+        name, _, text = item.partition("=")
+        try:
+            values[name] = int(text)
+        except ValueError:
+            try:
+                values[name] = float(text)
+            except ValueError:
+                raise CompileError(
+                    f"-D {item}: write NAME=VALUE with a number, e.g. -D BLOCK_SIZE=128"
+                ) from None
+    return values

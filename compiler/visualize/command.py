@@ -11,7 +11,6 @@ Scalars not given are 1.0. Tensors are random (floats) or zeros (integers) with 
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
 from dataclasses import dataclass
@@ -21,7 +20,8 @@ import torch
 
 import compiler.dsl
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
-from compiler.frontend.handle import KernelHandle, make
+from compiler.frontend.handle import KernelHandle
+from compiler.program import module_kernels, parse_defines
 from compiler.suite import SUITE, load_program
 from compiler.visualize.accesses import KINDS, ProgramAccesses, VisualizeError, program_accesses
 from compiler.visualize.render import Picture, render
@@ -71,28 +71,12 @@ def file_accesses(
         default_dtype = _IR_TO_TORCH[ir_dtype(dtype)]
     except (ValueError, KeyError) as error:
         raise VisualizeError(f"--dtype {dtype}: {error}") from None
-    values = _parse_defines(defines)
+    values = parse_defines(defines)
     entry = _suite_entry(path)
     module = load_program(path, compiler.dsl)
     handle = _pick_kernel(path, module, entry, values, kernel)
     arguments, keywords = _arguments(path, handle, entry, values, shapes, default_dtype)
     return program_accesses(handle, (), {**arguments, **keywords}, pid=pid, loop=loop)
-
-
-def _parse_defines(items: list[str]) -> dict[str, int | float]:
-    values = {}
-    for item in items:
-        name, _, text = item.partition("=")
-        try:
-            values[name] = int(text)
-        except ValueError:
-            try:
-                values[name] = float(text)
-            except ValueError:
-                raise VisualizeError(
-                    f"-D {item}: write NAME=VALUE with a number, e.g. -D BLOCK_SIZE=64"
-                ) from None
-    return values
 
 
 def _suite_entry(path: str):
@@ -109,19 +93,7 @@ def _tiling_backend() -> str:
 
 
 def _pick_kernel(path, module, entry, values: dict, name: str | None) -> KernelHandle:
-    kernels = {n: v for n, v in vars(module).items() if isinstance(v, KernelHandle)}
-    if all(hasattr(module, n) for n in ("arrangement", "application", "tensors")):
-        options = _arrangement_options(module, entry, values)
-        arrangement = functools.partial(module.arrangement, **options)
-        functools.update_wrapper(arrangement, module.arrangement)
-        handle = make(arrangement, module.application, module.tensors)
-        handle.kernel_name = Path(path).stem
-        kernels[handle.kernel_name] = handle
-    if not kernels:
-        raise VisualizeError(
-            f"{path} defines no kernel: give it module-level `arrangement`, `application` and "
-            "`tensors`, or decorate an application with `ninetoothed.jit`"
-        )
+    kernels = module_kernels(module, path, _arrangement_options(module, entry, values))
     if name is None and len(kernels) > 1:
         raise VisualizeError(
             f"{path} defines several kernels; add --kernel NAME: {_names(kernels)}"
@@ -141,6 +113,8 @@ def _arrangement_options(module, entry, values: dict) -> dict:
     """The suite's arrangement keywords, and the -D values naming an arrangement parameter beyond
     the tensors (those are taken out of `values`)."""
     options = dict(entry.arrangement_kwargs) if entry else {}
+    if not all(hasattr(module, n) for n in ("arrangement", "tensors")):
+        return options  # only `jit` kernels, whose arrangements take no keywords here
     parameters = list(inspect.signature(module.arrangement).parameters)[len(module.tensors) :]
     for name in parameters:
         if name in values:
