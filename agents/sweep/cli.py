@@ -34,11 +34,12 @@ RESULTS = PROJECT_ROOT / "evals" / "results"
 SUMMARY, PLOT = "summary.md", "pass_rates.png"
 # What the scripted sweep runs unless told otherwise: a few minutes on two cores. Its `test`
 # expectation runs the pass registry's tests, not the whole suite; the summary says so.
+QUICK_TESTS = "tests/passes/test_registry.py"
 SCRIPTED_DEFAULTS = {
     "skill": [SCRIPTED_SKILL],
     "eval": ["fix-planted-fast-path"],
     "repeat": 4,
-    "command": ["test={bin}/python -m pytest -q -p no:cacheprovider tests/passes/test_registry.py"],
+    "grade_commands": ["test={bin}/python -m pytest -q -p no:cacheprovider " + QUICK_TESTS],
     "max_steps": 12,
 }
 
@@ -65,6 +66,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
     add(
         "--command",
         action="append",
+        dest="grade_commands",
         help="KEY=COMMAND: grade a project.md command key with "
         "COMMAND ({bin}: the folder of this Python)",
     )
@@ -112,10 +114,15 @@ def run_sweep(args: argparse.Namespace, budget: dict, say=print) -> int:
 
 def _replay(args: argparse.Namespace, say) -> int:
     """Run a recorded sweep's runs again, each answered from its transcript, with the recorded
-    commit, gates, budget and grading; then compare the verdicts with the recorded ones."""
+    commit, gates, budget and grading (the first `--repeat` repeats, or all); then compare the
+    verdicts with the recorded ones."""
     recorded = Results.read(Path(args.replay))
     config = recorded.manifest["config"]
-    records = recorded.finished()
+    records = {
+        key: record
+        for key, record in recorded.finished().items()
+        if args.repeat is None or record["repeat"] < args.repeat
+    }
     say(
         f"REPLAY of sweep {recorded.folder.name}: the models' answers come from the recorded "
         "transcripts; tools, gates and grading run again for real."
@@ -248,7 +255,7 @@ def _scripted_defaults(args: argparse.Namespace, budget: dict) -> None:
 
 def _commands(args: argparse.Namespace) -> dict[str, str]:
     commands = {}
-    for text in args.command or []:
+    for text in args.grade_commands or []:
         key, sep, command = text.partition("=")
         if not sep or not key or not command:
             raise AgentError(f"--command {text!r}: write KEY=COMMAND, e.g. test='make test'")

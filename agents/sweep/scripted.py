@@ -60,8 +60,8 @@ class ScriptedModel:
         names = [name for name, _, _ in done]
         step = sum(m["role"] == "assistant" for m in messages)
 
-        def call(name: str, **arguments: str) -> dict:
-            calls = [tool_call(f"call_{step}_{name}", name, arguments)]
+        def call(tool: str, **arguments: str) -> dict:
+            calls = [tool_call(f"call_{step}_{tool}", tool, arguments)]
             return {"role": "assistant", "content": None, "tool_calls": calls}
 
         if f"- {self.skill}:" in messages[0]["content"] and "activate_skill" not in names:

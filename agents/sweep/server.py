@@ -54,7 +54,10 @@ class LocalChatServer:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 headers = {key.lower(): value for key, value in self.headers.items()}
-                status, reply, *delay = serve(self.path, headers, body)
+                try:
+                    status, reply, *delay = serve(self.path, headers, body)
+                except Exception as error:  # the answer function's bug, told to the client
+                    status, reply, delay = 500, {"error": {"message": repr(error)}}, []
                 time.sleep(delay[0] if delay else 0)
                 data = json.dumps(reply).encode()
                 self.send_response(status)

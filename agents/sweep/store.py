@@ -81,8 +81,13 @@ class Results:
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in artifacts.items():
             (folder / name).write_bytes(data)
-        with (self.folder / RECORDS).open("a", encoding="utf-8") as file:
-            file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        path = self.folder / RECORDS
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        with path.open("a+", encoding="utf-8") as file:
+            if file.tell():  # after a line cut short by a crash, start a new one
+                file.seek(file.tell() - 1)
+                line = ("" if file.read(1) == "\n" else "\n") + line
+            file.write(line)
             file.flush()
             os.fsync(file.fileno())
 
