@@ -62,11 +62,13 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
     add("--workers", type=int, default=2, help="worker processes on this machine (default 2)")
     add("--ray", metavar="ADDRESS", help="run as Ray tasks: a cluster's address, auto or local")
     add("--commit", default="HEAD", help="the commit every sandbox starts from")
-    add("--gates", default=",".join(DEFAULT_GATES), help=f"of {', '.join(GATE_KINDS)}")
+    kinds = ", ".join(GATE_KINDS)
+    add("--gates", default=",".join(DEFAULT_GATES), help=f"comma-separated, of {kinds}")
     add(
         "--command",
         action="append",
         dest="grade_commands",
+        metavar="KEY=COMMAND",
         help="KEY=COMMAND: grade a project.md command key with "
         "COMMAND ({bin}: the folder of this Python)",
     )
@@ -215,14 +217,7 @@ def _line(record: dict) -> str:
 
 
 def _failure(unit, error: Exception, attempts: int) -> dict:
-    return {
-        "key": unit.key,
-        "skill": unit.skill,
-        "eval": unit.eval_id,
-        "model": unit.model,
-        "arm": unit.arm,
-        "repeat": unit.repeat,
-        "run_id": unit.run_id,
+    return unit.identity() | {
         "outcome": "error",
         "error": f"{type(error).__name__}: {error}"[-2000:],
         "attempts": attempts,

@@ -86,12 +86,29 @@ class Unit:
     commands: dict[str, str]
     endpoint: dict  # {"model", "base_url"}, or {"replay": the gzipped transcript to answer from}
 
+    def identity(self) -> dict:
+        """What every record of this unit starts with."""
+        return {
+            "key": self.key,
+            "skill": self.skill,
+            "eval": self.eval_id,
+            "model": self.model,
+            "arm": self.arm,
+            "repeat": self.repeat,
+            "run_id": self.run_id,
+        }
+
 
 def parse_model(text: str) -> Model:
     """`NAME` or `NAME@BASE_URL`."""
     name, _, url = text.partition("@")
     if not name:
         raise AgentError(f"--model {text!r}: write NAME or NAME@BASE_URL")
+    if name.startswith(("manual", "replay:")):
+        raise AgentError(
+            f"--model {text!r}: a sweep needs a model endpoint (a person cannot answer hundreds "
+            "of runs); replay a recorded sweep with --replay evals/results/<sweep>"
+        )
     return Model(name, url or None)
 
 

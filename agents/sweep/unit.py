@@ -120,14 +120,7 @@ def describe(unit: Unit, events: list[dict], grades: list[Result]) -> dict:
     gates = [result for e in events if e["type"] == "gates" for result in e["results"]]
     tools = [e for e in events if e["type"] == "tool"]
     checked = [g for g in grades if g.status != "judge"]
-    return {
-        "key": unit.key,
-        "skill": unit.skill,
-        "eval": unit.eval_id,
-        "model": unit.model,
-        "arm": unit.arm,
-        "repeat": unit.repeat,
-        "run_id": unit.run_id,
+    return unit.identity() | {
         "provider": events[0]["provider"],
         "outcome": report["status"],
         "reason": report["reason"],

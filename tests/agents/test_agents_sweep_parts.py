@@ -11,7 +11,7 @@ from fake_openai import FakeOpenAI, reply
 from agents.errors import AgentError
 from agents.run import PROJECT_ROOT, _resolve
 from agents.sweep.execute import run_all
-from agents.sweep.plan import Model, plan, read_evals, sandbox_command
+from agents.sweep.plan import Model, parse_model, plan, read_evals, sandbox_command
 from agents.sweep.scripted import ScriptedModel, suppressed
 from agents.sweep.stats import difference, wilson
 from agents.sweep.store import Results
@@ -73,6 +73,13 @@ def test_units_differ_between_arms_only_in_the_catalog():
         read_evals(PROJECT_ROOT, commit, ["no-such-skill"], [], {})
     with pytest.raises(AgentError, match="no eval"):
         read_evals(PROJECT_ROOT, commit, [SKILL], ["no-such-case"], {})
+
+
+def test_models_are_endpoints():
+    assert parse_model("qwen@http://gpu1:8000/v1") == Model("qwen", "http://gpu1:8000/v1")
+    assert parse_model("gpt-4.1") == Model("gpt-4.1")
+    with pytest.raises(AgentError, match="needs a model endpoint"):
+        parse_model("manual:me")
 
 
 def test_commands_become_runnable_in_a_sandbox():
