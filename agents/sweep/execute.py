@@ -43,26 +43,29 @@ def run_all(backend: Backend, units: list[Unit]) -> Iterator[tuple[Unit, dict | 
 
 
 class Workers:
-    """`count` worker processes (spawned: no state of the driver is shared with them)."""
+    """`count` worker processes (spawned: no state of the driver is shared with them), each
+    running `work(unit, source, api_key, keep)` on the units it gets."""
 
     name = "workers"
 
-    def __init__(self, count: int, api_key: str | None, keep: bool = False):
+    def __init__(self, count: int, api_key: str | None, keep: bool = False, work=run_unit):
         self.count = count
         self.api_key = api_key
         self.keep = keep
+        self.work = work
         self.pool = self._pool()
 
     def _pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("spawn"))
 
     def submit(self, unit: Unit) -> Future:
+        arguments = (unit, str(PROJECT_ROOT), self.api_key, self.keep)
         try:
-            return self.pool.submit(run_unit, unit, str(PROJECT_ROOT), self.api_key, self.keep)
+            return self.pool.submit(self.work, *arguments)
         except BrokenProcessPool:  # a worker died: its units come back as failed; start afresh
             self.pool.shutdown(cancel_futures=True)
             self.pool = self._pool()
-            return self.pool.submit(run_unit, unit, str(PROJECT_ROOT), self.api_key, self.keep)
+            return self.pool.submit(self.work, *arguments)
 
     def next_done(self, handles: list[Future]) -> tuple[Future, dict | BaseException]:
         done, _ = wait(handles, return_when=FIRST_COMPLETED)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 from agent_support import run
+from crashing_work import crash_once
 from fake_openai import FakeOpenAI, reply
 
 from agents.errors import AgentError
 from agents.run import PROJECT_ROOT, _resolve
-from agents.sweep.execute import run_all
+from agents.sweep.execute import Workers, run_all
 from agents.sweep.plan import Model, parse_model, plan, read_evals, sandbox_command
 from agents.sweep.scripted import ScriptedModel, suppressed
 from agents.sweep.stats import difference, wilson
@@ -132,6 +133,17 @@ def test_a_failed_unit_is_tried_once_more():
     assert outcomes["once"] == ({"record": "once"}, 2)
     assert str(outcomes["always"][0]) == "always lost" and outcomes["always"][1] == 2
     assert backend.submitted.count("always") == 2
+
+
+def test_a_unit_whose_worker_died_is_run_again_on_a_new_pool(tmp_path):
+    workers = Workers(2, None, work=crash_once)
+    try:
+        units = [(str(tmp_path), "crash"), (str(tmp_path), "fine")]
+        outcomes = {unit[1]: (value, attempts) for unit, value, attempts in run_all(workers, units)}
+    finally:
+        workers.close()
+    assert outcomes["crash"] == ({"record": "crash"}, 2)
+    assert outcomes["fine"][0] == {"record": "fine"}
 
 
 def _record(key: str, **fields) -> dict:
