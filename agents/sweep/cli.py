@@ -125,6 +125,8 @@ def _replay(args: argparse.Namespace, say) -> int:
         for key, record in recorded.finished().items()
         if args.repeat is None or record["repeat"] < args.repeat
     }
+    if not records:
+        raise AgentError(f"{recorded.folder} holds no finished run to replay")
     say(
         f"REPLAY of sweep {recorded.folder.name}: the models' answers come from the recorded "
         "transcripts; tools, gates and grading run again for real."

@@ -97,15 +97,14 @@ def test_the_table_shows_the_difference_the_scripted_model_was_given(recorded):
     assert (recorded / "pass_rates.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_the_withheld_skill_is_not_in_the_catalog_nor_the_patch(recorded):
+def test_the_withheld_skill_is_not_in_the_catalog_nor_the_patch(recorded, tmp_path):
     run = recorded / "runs" / f"{SKILL}.fix-planted-fast-path.scripted.without.0"
-    transcript = run / "transcript.jsonl"
+    transcript = tmp_path / "transcript.jsonl"
     transcript.write_bytes(gzip.decompress((run / "transcript.jsonl.gz").read_bytes()))
     request = next(e for e in read_events(transcript) if e["type"] == "request")
     assert f"- {SKILL}:" not in request["request"]["messages"][0]["content"]
     assert "compiler-validation-reporting" in request["request"]["messages"][0]["content"]
     assert (run / "patch.diff").read_text().startswith("diff --git a/compiler/passes/fast_paths.py")
-    transcript.unlink()
 
 
 @pytest.fixture
