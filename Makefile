@@ -4,7 +4,7 @@ STAMP := .venv/.installed
 TVM_PY := .venv-tvm/bin/python
 TVM_STAMP := .venv-tvm/.installed
 
-.PHONY: install demo test lint format agent bench
+.PHONY: install demo test lint format agent eval bench
 
 install: $(STAMP) $(TVM_STAMP)
 
@@ -47,6 +47,12 @@ else
 		$(if $(BACKEND),--param BACKEND=$(BACKEND)) $(foreach p,$(PARAMS),--param $(p)) \
 		$(if $(APPROVE),--approve)
 endif
+
+# `make eval [ARGS="--model NAME --skill S --repeat 5 --ray auto ..."]`: every skill eval run by an
+# agent with its skill and without it, graded; tables and a plot in evals/results/<sweep>/. Without
+# MODEL or --model, the runs talk to the scripted local model, labelled so (README, "Skill evals").
+eval: install
+	$(PY) -m agents eval $(ARGS)
 
 # The kernel x backend matrix on a CUDA GPU; writes bench/results/gpu_check.md (see README).
 .PHONY: gpu-check gpu-bench

@@ -7,6 +7,9 @@
   resume RUN_ID [--answer A]   go on from a run's last checkpoint (A answers an approval)
   tasks                        list the tasks
   render PATH                  write a transcript's Markdown again
+  eval [--skill S] [--model M] [--repeat N] [--workers K | --ray ADDRESS] ...
+                               skill evals, each run with and without its skill and graded;
+                               without a model, against the scripted model (agents/sweep/cli.py)
 
 Exit status: 0 green, 1 stopped by a budget or a replay that diverged, 2 a problem to fix before
 running (the message says where), 3 paused (awaiting approval or the model endpoint).
@@ -32,6 +35,7 @@ from agents.run import (
     resume,
     start,
 )
+from agents.sweep.cli import add_sweep_arguments, run_sweep
 from agents.tasks import load_task, task_names
 from agents.transcript import read_events
 
@@ -103,6 +107,10 @@ def _tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _eval(args: argparse.Namespace) -> int:
+    return run_sweep(args, _budget(args))
+
+
 def _render(args: argparse.Namespace) -> int:
     print(render_transcript(Path(args.transcript)))
     return 0
@@ -158,12 +166,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--commit", default="HEAD", help="the commit to start from")
     run.add_argument("--run-id")
     run.add_argument("--transcripts", help="instead of transcripts/ of the checkout")
-    run.add_argument("--max-steps", type=int)
-    run.add_argument("--max-tokens", type=int)
-    run.add_argument("--max-dollars", type=float)
-    run.add_argument("--max-seconds", type=float)
-    run.add_argument("--price-input", type=float, help="dollars per million prompt tokens")
-    run.add_argument("--price-output", type=float, help="dollars per million completion tokens")
+    _budget_arguments(run)
     run.add_argument("--retries", type=int, help="attempts per model call (default 5)")
     run.add_argument("--home", help="the runs folder (default $NTC_AGENT_HOME)")
     run.set_defaults(command=_run)
@@ -181,4 +184,17 @@ def _parser() -> argparse.ArgumentParser:
     render = commands.add_parser("render", help="render a transcript as Markdown")
     render.add_argument("transcript")
     render.set_defaults(command=_render)
+    sweep = commands.add_parser("eval", help="skill evals, each with and without its skill")
+    add_sweep_arguments(sweep)
+    _budget_arguments(sweep)
+    sweep.set_defaults(command=_eval)
     return parser
+
+
+def _budget_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-steps", type=int)
+    parser.add_argument("--max-tokens", type=int)
+    parser.add_argument("--max-dollars", type=float)
+    parser.add_argument("--max-seconds", type=float)
+    parser.add_argument("--price-input", type=float, help="dollars per million prompt tokens")
+    parser.add_argument("--price-output", type=float, help="dollars per million completion tokens")

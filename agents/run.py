@@ -275,13 +275,22 @@ def _header(spec: RunSpec) -> dict:
 
 
 def _plant(sandbox: Sandbox, task: Task) -> Sandbox:
-    """Copy the task's setup files in and commit them: the run's diff starts after them."""
-    if not task.setup:
+    """Copy the task's setup files in, take out the skills it withholds, and commit: the run's
+    diff starts after them."""
+    if not task.setup and not task.withhold:
         return sandbox
     for relative, source in task.setup:
         target = sandbox.path(relative)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+    skills = load_skills(sandbox.root)
+    for name in task.withhold:
+        if name not in skills:
+            raise AgentError(
+                f"{task.source}: withholds the skill {name!r}, which the sandbox does not have; "
+                f"skills: {', '.join(skills)}"
+            )
+        shutil.rmtree(sandbox.root / skills[name].folder)
     sandbox.commit(f"task {task.name}: setup")
     return Sandbox.open(sandbox.root, task.allow_edits)
 

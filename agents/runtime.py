@@ -38,7 +38,7 @@ class Runtime:
     tools: ToolBox = field(init=False)
 
     def __post_init__(self) -> None:
-        self.tools = ToolBox(self.sandbox, self.skills, self.check)
+        self.tools = ToolBox(self.sandbox, self.skills, self.check, self.task.withhold)
 
     def check(self, after_finish: bool = False) -> tuple[str, list[GateResult]]:
         """Run the task's gates; the model's message about them, and the results."""

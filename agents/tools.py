@@ -82,11 +82,16 @@ class Outcome:
 
 class ToolBox:
     def __init__(
-        self, sandbox: Sandbox, skills: dict[str, Skill], run_checks: Callable[[], tuple[str, list]]
+        self,
+        sandbox: Sandbox,
+        skills: dict[str, Skill],
+        run_checks: Callable[[], tuple[str, list]],
+        withheld: tuple[str, ...] = (),
     ):
         self.sandbox = sandbox
         self.skills = skills
         self.run_checks = run_checks
+        self.withheld = withheld
 
     def call(self, name: str, arguments: str) -> Outcome:
         if name not in NAMES:
@@ -180,6 +185,8 @@ class ToolBox:
         return Outcome(f"deleted {path}", "ok")
 
     def _activate_skill(self, name: str) -> Outcome:
+        if name in self.withheld:
+            return Outcome(f"refused: the skill {name} is withheld in this run", "refused")
         if name not in self.skills:
             return Outcome(f"error: no skill {name!r}; skills: {', '.join(self.skills)}", "error")
         return Outcome(_capped(activation(self.skills[name])), "ok")

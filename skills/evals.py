@@ -5,7 +5,11 @@ Each skill keeps its cases in `evals/*.json`:
     {"skill_name": "<skill>",
      "evals": [{"id": "<slug>", "prompt": "<the task>", "expected_output": "<a good result>",
                 "files": ["<paths the task starts from>"],
+                "setup": {"<path in the tree>": "<a file of the skill, planted there first>"},
                 "expectations": [{"text": "<a claim>", "check": {"kind": ..., ...}}, ...]}]}
+
+`files` and `setup` are optional. `setup` makes the tree the prompt talks about: each file of the
+skill (relative to its folder) is copied to its path in the tree before the task starts.
 
 Check kinds (an expectation without `check` is judged by a reviewer):
 
@@ -17,7 +21,8 @@ Check kinds (an expectation without `check` is judged by a reviewer):
   in the IR and no op in `exclude` is.
 
 `python -m skills.evals list` shows the cases; `python -m skills.evals grade SKILL ID --root DIR`
-checks a working tree after an agent ran the task (with the skill or without it).
+checks a working tree after an agent ran the task (with the skill or without it);
+`python -m agents eval` runs cases through an agent with and without the skill and grades both.
 """
 
 from __future__ import annotations
@@ -93,13 +98,17 @@ def validate_file(path: Path, skill_name: str, commands: dict[str, str]) -> list
     problems += [f"id {i!r} is used twice" for i in sorted(set(ids), key=str) if ids.count(i) > 1]
     for number, case in enumerate(cases):
         problems += [f"evals[{number}]: {p}" for p in _validate_case(case, commands)]
+        setup = case.get("setup") if isinstance(case, dict) else None
+        sources = setup.values() if isinstance(setup, dict) else []
+        missing = [f for f in sources if not (path.parents[1] / f).is_file()]
+        problems += [f"evals[{number}]: setup names {f}, not a file of the skill" for f in missing]
     return problems
 
 
 def _validate_case(case: object, commands: dict[str, str]) -> list[str]:
     required = {"id", "prompt", "expected_output", "expectations"}
-    if not isinstance(case, dict) or not required <= set(case) <= required | {"files"}:
-        return [f"needs the keys {sorted(required)} (and optionally files)"]
+    if not isinstance(case, dict) or not required <= set(case) <= required | {"files", "setup"}:
+        return [f"needs the keys {sorted(required)} (and optionally files, setup)"]
     problems = []
     if not (isinstance(case["id"], str) and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", case["id"])):
         problems.append(f"id {case['id']!r} must be a lowercase slug")
@@ -108,6 +117,9 @@ def _validate_case(case: object, commands: dict[str, str]) -> list[str]:
             problems.append(f"{key} must be a non-empty string")
     if not isinstance(case.get("files", []), list):
         problems.append("files must be a list of paths")
+    setup = case.get("setup", {})
+    if not isinstance(setup, dict) or not all(isinstance(v, str) for v in setup.values()):
+        problems.append("setup must map paths in the tree to files of the skill")
     expectations = case["expectations"]
     if not isinstance(expectations, list) or not expectations:
         return [*problems, "expectations must be a non-empty list"]
@@ -147,9 +159,35 @@ def _validate_expectation(expectation: object, commands: dict[str, str]) -> list
     return []
 
 
-def grade(skill_dir: Path, case: dict, root: Path) -> list[Result]:
-    """Check every expectation of `case` against the working tree at `root`."""
-    commands = project_commands(skill_dir)
+@dataclass(frozen=True)
+class Commands:
+    """How the checks run commands: the table (key -> command), their environment and limit."""
+
+    table: dict[str, str]
+    env: dict[str, str] | None = None  # None: this process's environment
+    timeout: float | None = None  # seconds per command; None: no limit
+
+    def run(self, command: str, root: Path) -> subprocess.CompletedProcess:
+        try:
+            return subprocess.run(
+                shlex.split(command),
+                cwd=root,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=self.timeout,
+            )
+        except subprocess.TimeoutExpired:
+            message = f"timed out after {self.timeout:.0f} s"
+            return subprocess.CompletedProcess(command, -1, "", message)
+
+
+def grade(
+    skill_dir: Path | None, case: dict, root: Path, commands: Commands | None = None
+) -> list[Result]:
+    """Check every expectation of `case` against the working tree at `root`, running commands
+    from the skill's project.md table unless `commands` says otherwise (e.g. for a sandbox)."""
+    commands = commands or Commands(project_commands(skill_dir))
     results = []
     for expectation in case["expectations"]:
         check = expectation.get("check")
@@ -161,12 +199,8 @@ def grade(skill_dir: Path, case: dict, root: Path) -> list[Result]:
     return results
 
 
-def _run(command: str, root: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(shlex.split(command), cwd=root, capture_output=True, text=True)
-
-
-def _check_command(check: dict, root: Path, commands: dict[str, str]) -> tuple[bool, str]:
-    done = _run(commands[check["command"]], root)
+def _check_command(check: dict, root: Path, commands: Commands) -> tuple[bool, str]:
+    done = commands.run(commands.table[check["command"]], root)
     want = check.get("exit_code", 0)
     tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
     return done.returncode == want, f"exit {done.returncode} (want {want}): " + " | ".join(tail)
@@ -184,19 +218,20 @@ def _matches(check: dict, root: Path) -> list[str]:
     return hits
 
 
-def _check_absent(check: dict, root: Path, commands: dict[str, str]) -> tuple[bool, str]:
+def _check_absent(check: dict, root: Path, commands: Commands) -> tuple[bool, str]:
     hits = _matches(check, root)
     return not hits, "; ".join(hits[:5])
 
 
-def _check_present(check: dict, root: Path, commands: dict[str, str]) -> tuple[bool, str]:
+def _check_present(check: dict, root: Path, commands: Commands) -> tuple[bool, str]:
     hits = _matches(check, root)
     return bool(hits), hits[0] if hits else f"no line matches {check['pattern']!r}"
 
 
-def _check_ir_ops(check: dict, root: Path, commands: dict[str, str]) -> tuple[bool, str]:
-    command = commands["emit-ssa"].format(file=shlex.quote(check["program"]))
-    done = _run(command + "".join(" " + shlex.quote(a) for a in check.get("args", [])), root)
+def _check_ir_ops(check: dict, root: Path, commands: Commands) -> tuple[bool, str]:
+    command = commands.table["emit-ssa"].format(file=shlex.quote(check["program"]))
+    args = "".join(" " + shlex.quote(a) for a in check.get("args", []))
+    done = commands.run(command + args, root)
     if done.returncode != 0:
         return False, f"{command} exited {done.returncode}: {done.stderr.strip()[-300:]}"
     ops = set(_OP.findall(done.stdout))

@@ -3,8 +3,9 @@
 Keys: `description`; `params` (NAME: {default, pattern, help}), substituted as `{NAME}` in every
 string below; `prompt`; `skills` (recommended skill names); `allow_edits` (protected path prefixes
 this task may change, e.g. `tests/`); `setup` (files planted into the sandbox before the run:
-`{path, from}` with `from` relative to the task file); `gates` (in order: `{kind, name?, args?,
-script?, timeout?}`, kinds in `agents/gates/`); `success` (criteria checked after the gates:
+`{path, from}` with `from` relative to the task file); `withhold` (skill names taken out of the
+sandbox and the catalog, to measure what a skill is worth); `gates` (in order: `{kind, name?,
+args?, script?, timeout?}`, kinds in `agents/gates/`); `success` (criteria checked after the gates:
 `files_exist`, `diff_forbids`, `diff_touches`); `budget` (see `agents.budget.Budget`).
 """
 
@@ -20,7 +21,7 @@ from agents.errors import AgentError
 
 TASKS_DIR = Path(__file__).parent
 KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
-KEYS |= {"budget"}
+KEYS |= {"budget", "withhold"}
 GATE_KEYS = {"kind", "name", "args", "script", "timeout"}
 SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
 PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
@@ -49,6 +50,7 @@ class Task:
     setup: tuple[tuple[str, Path], ...]  # (path in the sandbox, file to copy there)
     gates: tuple[GateSpec, ...]
     budget: dict
+    withhold: tuple[str, ...] = ()  # skills this run must do without
 
 
 def task_file(name_or_path: str) -> Path:
@@ -108,6 +110,7 @@ def load_task(name_or_path: str, given: dict[str, str] | None = None) -> Task:
         setup=setup,
         gates=tuple(gates),
         budget=dict(data.get("budget") or {}),
+        withhold=tuple(data.get("withhold") or ()),
     )
 
 

@@ -12,6 +12,7 @@ from skill_claims import REPO, resolve_path
 
 from compiler.ir.registry import OPS
 from skills.evals import (
+    Commands,
     eval_files,
     grade,
     load_cases,
@@ -118,6 +119,24 @@ def test_grading(toy: tuple[Path, Path]) -> None:
     assert statuses == ["pass", "pass", "fail", "pass", "pass", "fail", "judge"]
 
 
+def test_grading_commands_take_an_environment_and_a_limit(toy: tuple[Path, Path]) -> None:
+    _, root = toy
+    python = sys.executable
+    case = {
+        "expectations": [
+            {"text": "sees X", "check": {"kind": "command", "command": "env"}},
+            {"text": "hangs", "check": {"kind": "command", "command": "slow"}},
+        ]
+    }
+    table = {
+        "env": f'{python} -c \'import os, sys; sys.exit(os.environ.get("X") != "1")\'',
+        "slow": f"{python} -c 'import time; time.sleep(30)'",
+    }
+    results = grade(None, case, root, Commands(table, {"X": "1"}, timeout=1))
+    assert [r.status for r in results] == ["pass", "fail"]
+    assert "timed out after 1 s" in results[1].detail
+
+
 def test_malformed_cases_are_reported(tmp_path: Path) -> None:
     path = tmp_path / "evals.json"
     path.write_text(json.dumps({"skill_name": "other", "evals": [{"id": "a", "prompt": "p"}]}))
@@ -127,6 +146,7 @@ def test_malformed_cases_are_reported(tmp_path: Path) -> None:
         "id": "a",
         "prompt": "p",
         "expected_output": "o",
+        "setup": {"compiler/x.py": "evals/files/missing.py"},
         "expectations": [
             {"text": "t", "check": {"kind": "command", "command": "nope"}},
             {"text": "t", "check": {"kind": "absent", "pattern": "(", "paths": ["x"]}},
@@ -135,9 +155,8 @@ def test_malformed_cases_are_reported(tmp_path: Path) -> None:
     }
     path.write_text(json.dumps({"skill_name": "mine", "evals": [case]}))
     problems = validate_file(path, "mine", {"audit": "x"})
-    assert [
-        bool(re.search(word, " ".join(problems))) for word in ("nope", "regular", "telepathy")
-    ] == [True] * 3
+    words = ("nope", "regular", "telepathy", "setup names evals/files/missing.py")
+    assert [bool(re.search(word, " ".join(problems))) for word in words] == [True] * 4
 
 
 def test_the_command_line_lists_cases(capsys) -> None:
