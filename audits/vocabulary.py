@@ -2,8 +2,8 @@
 
 An identifier is split into words at underscores, other punctuation, CamelCase humps and digits
 (`FlashAttentionOpIR` -> flash, attention, op, ir; `lower_mm_v2` -> lower, mm, v, 2). A vocabulary
-entry matches a run of adjacent words joined together, so `MatMul`, `layer_norm` and `Im2Col` match
-`matmul`, `layernorm` and `im2col`, while `address`, `dotted`, `attributes` and `summary` do not
+entry matches a run of adjacent words joined together, so `MatMul`, `LayerNorm` and `Im2Col` match
+`matmul`, `layer_norm` and `im2col`, while `address`, `dotted`, `attributes` and `summary` do not
 (no substring matching). One lowercase word that is wholly made of vocabulary and glue words
 (`lowermatmul`, `flashattn`) matches too, and look-alike letters (Cyrillic `а` for `a`) are folded.
 
@@ -16,8 +16,12 @@ What is not in the default vocabulary, and why:
 - `reduce`: the name of the generic reduction dialect (`reduce.sum`). `reduction` is in the
   vocabulary because `lower_reduction` is an operator-shaped entry point.
 - `pool`, `norm`, `linear`, `embedding`: everyday words in compilers and libraries (memory pool,
-  vector norm, linear index, graph embedding); the operator forms are `maxpool`, `avgpool`,
-  `pooling`, `layernorm`, `rmsnorm`, ...
+  vector norm, linear index, graph embedding); the operator forms are `max_pool`, `avg_pool`,
+  `pooling`, `layer_norm`, `rms_norm`, ...
+
+Entries are written as code spells the operator (`layer_norm`); matching ignores the underscore,
+and the pattern check (audits/patterns.py) tries each entry in its snake, compact and CamelCase
+spellings.
 - `matmult`: Python's `ast.MatMult` is the `@` syntax, which a frontend maps to `linalg.dot`.
 """
 
@@ -31,10 +35,10 @@ DEFAULT_OPERATOR_WORDS: tuple[str, ...] = (
     "matmul", "mmul", "mm", "bmm", "gemm", "sgemm", "hgemm", "dgemm", "gemv", "addmm",
     "baddbmm", "einsum",
     "attention", "attn", "sdpa", "scaled_dot_product", "mha", "mqa", "gqa", "flash",
-    "softmax", "logsoftmax",
-    "layernorm", "rmsnorm", "batchnorm", "groupnorm", "instancenorm",
+    "flash_attention", "softmax", "log_softmax",
+    "layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm",
     "conv", "conv1d", "conv2d", "conv3d", "convolution", "deconv",
-    "maxpool", "avgpool", "pooling", "im2col",
+    "max_pool", "avg_pool", "pooling", "im2col",
     "rotary", "rope",
     "reduction",
     "gelu", "silu", "swiglu", "geglu", "relu", "softplus",
@@ -89,6 +93,7 @@ class Vocabulary:
     def __init__(self, words: Iterable[str], glue: Iterable[str] = COMPOUND_GLUE):
         self._spelling = {normalize_entry(word): word for word in words if normalize_entry(word)}
         self.entries = frozenset(self._spelling)
+        self.words = tuple(sorted(self._spelling.values()))  # as configured: `layernorm`, `rope`
         self._pieces = self.entries | frozenset(normalize_entry(word) for word in glue)
         self._longest_piece = max((len(piece) for piece in self._pieces), default=0)
 

@@ -112,10 +112,10 @@ class BackendNameFlag(Rule):
         if not self._active:
             return
         for operand in operands:
-            found = denoted_word(operand, self._backends, self.context.constants, any_name)
+            found = denoted_word(operand, self._backends, self.context.evaluator, any_name)
             if found:
-                subject, word = found
-                self.report(node, f"{what} {subject} (backend '{word}')", subject)
+                what = f"{what} {found.subject} (backend '{found.word}')"
+                self.report(node, what, found.subject, found.origin)
                 return
 
     def _flag_flag_test(self, test: cst.BaseExpression) -> None:

@@ -12,7 +12,7 @@ from typing import ClassVar
 import libcst as cst
 
 from audits.config import AuditConfig, FileSettings
-from audits.constants import ConstantIndex
+from audits.evaluation import Evaluator, Origin
 from audits.syntax import first_statement_string
 
 
@@ -28,8 +28,19 @@ class RuleInfo:
 class Report:
     node: cst.CSTNode
     code: str
-    message: str
+    what: str
+    fix: str
     subject: str
+    origin: Origin | None = None  # where an evaluated value was built
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """Python source the code runs or decodes (`exec(...)`, a base64 blob): audited as a module."""
+
+    node: cst.CSTNode
+    text: str
+    how: str
 
 
 @dataclass
@@ -38,12 +49,19 @@ class FileContext:
     config: AuditConfig
     settings: FileSettings
     registry_ops: frozenset[str] | None
-    constants: ConstantIndex
+    evaluator: Evaluator
+    depth: int = 0  # 0 for a file; 1 and more for code embedded in it
     docstrings: set[int] = field(default_factory=set)
     reports: list[Report] = field(default_factory=list)
+    embedded: list[Embedded] = field(default_factory=list)
 
     def is_docstring(self, node: cst.CSTNode) -> bool:
         return id(node) in self.docstrings
+
+    def embed(self, node: cst.CSTNode, text: str, how: str) -> None:
+        """Audit `text` as Python source found at `node` (each text once per file)."""
+        if all(embedded.text != text for embedded in self.embedded):
+            self.embedded.append(Embedded(node, text, how))
 
 
 class Rule:
@@ -57,9 +75,13 @@ class Rule:
         self.context = context
         self.vocabulary = context.settings.vocabulary
 
-    def report(self, node: cst.CSTNode, what: str, subject: str) -> None:
-        message = f"{what}; {self.info.fix}"
-        self.context.reports.append(Report(node, self.info.code, message, subject))
+    def report(
+        self, node: cst.CSTNode, what: str, subject: str, origin: Origin | None = None
+    ) -> None:
+        """`what` is the finding; the engine adds where an evaluated value was built and the fix."""
+        self.context.reports.append(
+            Report(node, self.info.code, what, self.info.fix, subject, origin)
+        )
 
 
 class DocstringCollector:

@@ -8,7 +8,7 @@ import libcst as cst
 
 from audits.rules.base import Rule, RuleInfo
 from audits.rules.batch import child_nodes
-from audits.syntax import STRING_NODES, call_arguments, callee_name, dotted_name, string_text
+from audits.syntax import STRING_NODES, call_arguments, callee_name, dotted_name
 
 _ENGINES = {"jinja2", "jinja", "mako", "chevron", "pystache", "Cheetah", "genshi", "airspeed"}
 _ENGINE_MODULES = {"django.template", "tornado.template"}
@@ -92,7 +92,7 @@ class KernelTemplateLoading(Rule):
         if callee in _ENGINE_CALLS or root in _ENGINES:
             self.report(node, f"uses a template API ({callee})", callee)
         elif callee in ("import_module", "__import__") and arguments:
-            self._flag_engine_module(node, string_text(arguments[0]))
+            self._flag_engine_module(node, self.context.evaluator.template(arguments[0]))
         elif callee in _PACKAGE_DATA_CALLS:
             self.report(node, f"reads a file shipped with the code ({callee})", callee)
         elif callee in _READ_CALLS and not self._writes(node, callee):
@@ -105,12 +105,21 @@ class KernelTemplateLoading(Rule):
         self._flag_template_name(node)
 
     def _flag_read(self, node: cst.Call) -> None:
-        for text in _strings_under(node):
+        for text in self._strings_under(node):
             if _KERNEL_FILE.search(text) or _TEMPLATE_FILE.search(text):
                 self.report(node, f"reads kernel or template file {text!r}", text)
                 return
         if self._next_to_code(node):
             self.report(node, "reads a file shipped next to the code", "package file")
+
+    def _strings_under(self, node: cst.CSTNode):
+        """Texts of the strings inside an expression (a call, its receiver chain, its args)."""
+        text = self.context.evaluator.template(node)
+        if text is not None:
+            yield text
+        if not isinstance(node, STRING_NODES):
+            for child in child_nodes(node):
+                yield from self._strings_under(child)
 
     def _next_to_code(self, node: cst.CSTNode) -> bool:
         """Does the expression locate something by the code's own place (`__file__`, resources)?"""
@@ -123,7 +132,7 @@ class KernelTemplateLoading(Rule):
     def _flag_template_name(self, node: cst.BaseExpression) -> None:
         if self.context.is_docstring(node):
             return
-        text = string_text(node)
+        text = self.context.evaluator.template(node)
         if text and len(text) <= 200 and "\n" not in text and _TEMPLATE_FILE.search(text):
             self.report(node, f"names a template file {text!r}", text)
 
@@ -131,24 +140,12 @@ class KernelTemplateLoading(Rule):
         if module and (module.split(".")[0] in _ENGINES or module in _ENGINE_MODULES):
             self.report(node, f"uses template engine {module}", module)
 
-    @staticmethod
-    def _writes(node: cst.Call, callee: str) -> bool:
+    def _writes(self, node: cst.Call, callee: str) -> bool:
         if callee != "open":
             return False
         mode_position = 0 if isinstance(node.func, cst.Attribute) else 1
         positional = [argument.value for argument in node.args if argument.keyword is None]
         keyword = [a.value for a in node.args if a.keyword and a.keyword.value == "mode"]
         mode = (keyword or positional[mode_position : mode_position + 1] or [None])[0]
-        text = string_text(mode) if mode is not None else None
+        text = self.context.evaluator.template(mode) if mode is not None else None
         return bool(text and _WRITE_MODE.search(text))
-
-
-def _strings_under(node: cst.CSTNode):
-    """Texts of the string literals inside an expression (a call, its receiver chain, its args)."""
-    if isinstance(node, STRING_NODES):
-        text = string_text(node)
-        if text is not None:
-            yield text
-        return
-    for child in child_nodes(node):
-        yield from _strings_under(child)

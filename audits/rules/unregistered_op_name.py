@@ -6,8 +6,8 @@ import re
 
 import libcst as cst
 
+from audits.evaluation.operations import TEXT_METHODS
 from audits.rules.base import Rule, RuleInfo
-from audits.syntax import string_text, string_value
 
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DIALECT_PREFIX = re.compile(r"([a-z_][a-z0-9_]*)\.")
@@ -60,14 +60,18 @@ class UnregisteredOpName(Rule):
         self._judge(node)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        if isinstance(node.operator, cst.Add):
+        if isinstance(node.operator, (cst.Add, cst.Modulo)):
             self._judge(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS:
+            self._judge(node)  # "".join(...), "{}.{}".format(...), ...
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self._judge(node)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
-        text = string_text(node)
+        text = self.context.evaluator.template(node)
         prefix = _DIALECT_PREFIX.match(text or "")
         if self._in_registry_file and prefix and prefix.group(1) not in self._dialects:
             self.report(node, f"registers ops in dialect '{prefix.group(1)}' outside the IR", text)
@@ -75,10 +79,10 @@ class UnregisteredOpName(Rule):
     def _judge(self, node: cst.BaseExpression) -> None:
         if id(node) in self._skipped or self.context.is_docstring(node):
             return
-        text = string_value(node)
-        if text is None:
+        text = self.context.evaluator.value(node)
+        if not isinstance(text, str):
             return
-        for part in (getattr(node, "left", None), getattr(node, "right", None)):
+        for part in (getattr(node, "left", None), getattr(node, "right", None), *_call_parts(node)):
             self._skipped.add(id(part))
         if not _DOTTED_NAME.fullmatch(text):
             return
@@ -86,11 +90,20 @@ class UnregisteredOpName(Rule):
         if parts[0] in self._foreign or parts[-1] in _FILE_SUFFIXES:
             return
         word = self.vocabulary.find(text)
+        origin = self.context.evaluator.origin(node)
         if word:
-            self.report(node, f"op name {text!r} is named after operator '{word}'", text)
+            self.report(node, f"op name {text!r} is named after operator '{word}'", text, origin)
         elif len(parts) == 2 and parts[0] in self._dialects:
             registry = self.context.registry_ops
             if registry is not None and text not in registry:
-                self.report(node, f"op name {text!r} is not in the IR's op registry", text)
+                what = f"op name {text!r} is not in the IR's op registry"
+                self.report(node, what, text, origin)
         elif self._in_registry_file and len(parts) == 2 and text.islower():
             self.report(node, f"registers op {text!r} in dialect '{parts[0]}' outside the IR", text)
+
+
+def _call_parts(node: cst.BaseExpression) -> list[cst.CSTNode]:
+    """The receiver and arguments of a method call, whose strings the call's value covers."""
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return []
+    return [node.func.value, *(argument.value for argument in node.args)]

@@ -39,15 +39,16 @@ def test_split_words(name: str, words: list[str]):
         ("FlashAttentionOpIR", "flash"),
         ("MatmulKernelTemplate", "matmul"),
         ("lowerMatMul", "matmul"),
-        ("LayerNormPass", "layernorm"),
-        ("layer_norm", "layernorm"),
+        ("LayerNormPass", "layer_norm"),
+        ("layer_norm", "layer_norm"),
+        ("layernorm", "layer_norm"),
         ("Im2Col", "im2col"),
         ("lowermatmul", "matmul"),
         ("fusedattn", "attn"),
         ("lower_mаtmul", "matmul"),  # a Cyrillic "а"
         ("ＭＡＴＭＵＬ", "matmul"),  # full-width letters
         ("lower_reductions", "reduction"),
-        ("max_pool", "maxpool"),
+        ("max_pool", "max_pool"),
         ("soft_max", "softmax"),
     ],
 )
