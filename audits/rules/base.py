@@ -13,7 +13,7 @@ import libcst as cst
 
 from audits.config import AuditConfig, FileSettings
 from audits.evaluation import Evaluator, Origin
-from audits.syntax import first_statement_string
+from audits.syntax import STRING_NODES, first_statement_string
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,17 @@ class FileContext:
     evaluator: Evaluator
     depth: int = 0  # 0 for a file; 1 and more for code embedded in it
     docstrings: set[int] = field(default_factory=set)
+    prose: set[int] = field(default_factory=set)  # strings standing alone as statements
     reports: list[Report] = field(default_factory=list)
     embedded: list[Embedded] = field(default_factory=list)
 
     def is_docstring(self, node: cst.CSTNode) -> bool:
         return id(node) in self.docstrings
+
+    def is_prose(self, node: cst.CSTNode) -> bool:
+        """A docstring, or a string that stands alone as a statement (an attribute's docstring,
+        a comment written as a string): documentation, never a value the code uses."""
+        return id(node) in self.prose
 
     def embed(self, node: cst.CSTNode, text: str, how: str) -> None:
         """Audit `text` as Python source found at `node` (each text once per file)."""
@@ -85,10 +91,14 @@ class Rule:
 
 
 class DocstringCollector:
-    """Runs first in the batch so that rules can tell docstrings from other strings."""
+    """Runs first in the batch so that rules can tell docstrings and prose from other strings."""
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        if isinstance(node.value, STRING_NODES):
+            self.context.prose.add(id(node.value))
 
     def visit_Module(self, node: cst.Module) -> None:
         self._collect(node)

@@ -60,7 +60,7 @@ def denoted_word(
         return None
     identifier = last_name(node)
     if any_identifier or _constant_or_class(identifier):
-        word = vocabulary.find(identifier)
+        word = vocabulary.find_identifier(identifier)
         if word:
             return Denotation(name, word)
     return None

@@ -147,7 +147,7 @@ class KernelSourceText(Rule):
         self._mark_parts(node)
         if self.context.is_docstring(node):
             self._docstring_kernels.append((node, markers))
-        else:
+        elif not self.context.is_prose(node):
             self._report_kernel(node, markers, "string")
 
     def _judge_decoded(self, node: cst.Call, callee: str) -> None:
@@ -170,7 +170,8 @@ class KernelSourceText(Rule):
         if id(node) in self._judged or not isinstance(node, (cst.List, cst.Tuple)):
             return
         self._mark_pieces(node)
-        markers = looks_like_kernel("\n".join(self._texts([node])))
+        lines = [line for line in self._texts([node]) if _is_code_line(line)]
+        markers = looks_like_kernel("\n".join(lines))
         if markers:
             self._mark_parts(node)
             self._report_kernel(node, markers, "list of lines")
@@ -204,8 +205,13 @@ class KernelSourceText(Rule):
         for node in nodes:
             if isinstance(node, (cst.List, cst.Tuple)):
                 texts.extend(self._texts(element.value for element in node.elements))
-            elif isinstance(node, (*STRING_NODES, cst.BinaryOperation, cst.Call, cst.Name)):
+            elif isinstance(node, (*STRING_NODES, cst.BinaryOperation)):
                 text = self.context.evaluator.template(node)
                 if text is not None:
                     texts.append(text)
         return texts
+
+
+def _is_code_line(text: str) -> bool:
+    """A line of code, not a bare marker (`("__global__", "#include")` lists what to look for)."""
+    return text.strip() not in kernel_markers(text)

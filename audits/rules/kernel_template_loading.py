@@ -25,6 +25,11 @@ _RESOURCE_FILES = {"files", "resources.files", "importlib.resources.files", "as_
 _TEMPLATE_FILE = re.compile(r"\.(?:tpl|tmpl|jinja2?|j2|mako|mustache|hbs|template)$")
 _KERNEL_FILE = re.compile(r"\.(?:cu|cuh|ptx|cl|metal|hip|cubin|fatbin|triton|tir)(?:\.\w+)?$")
 _WRITE_MODE = re.compile(r"[wax+]")
+# Files a package ships that hold data or documents, not code: reading them is not a template.
+_DATA_FILE = re.compile(
+    r"(?:^|/)(?:VERSION|LICENSE|README|COPYING|NOTICE)(?:\.\w+)?$"
+    r"|\.(?:txt|json|toml|ya?ml|md|rst|csv|cfg|ini|png|svg|ico|jpe?g|gif|css)$"
+)
 
 
 class KernelTemplateLoading(Rule):
@@ -59,6 +64,8 @@ class KernelTemplateLoading(Rule):
         "def save(path, source):\n    with open(path / 'kernel.cu', 'w') as out:\n"
         "        out.write(source)",
         "import string\nLETTERS = string.ascii_letters",
+        "from pathlib import Path\nROOT = Path(__file__).parent\n"
+        "def version():\n    return (ROOT / 'VERSION').read_text()",
         "def read(path):\n    return open(path).read()",
         "CONFIG = 'targets.toml'",
     )
@@ -77,13 +84,14 @@ class KernelTemplateLoading(Rule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self._package_paths: set[str] = set()  # names bound to paths next to the code
+        # names bound to paths next to the code -> the strings their paths are built from
+        self._package_paths: dict[str, list[str]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if self._next_to_code(node.value):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    self._package_paths.add(target.target.value)
+                    self._package_paths[target.target.value] = list(self._strings_under(node.value))
 
     def visit_Call(self, node: cst.Call) -> None:
         callee = callee_name(node)
@@ -105,11 +113,13 @@ class KernelTemplateLoading(Rule):
         self._flag_template_name(node)
 
     def _flag_read(self, node: cst.Call) -> None:
-        for text in self._strings_under(node):
+        texts = list(self._strings_under(node))
+        for text in texts:
             if _KERNEL_FILE.search(text) or _TEMPLATE_FILE.search(text):
                 self.report(node, f"reads kernel or template file {text!r}", text)
                 return
-        if self._next_to_code(node):
+        texts += [text for name in _names_under(node) for text in self._package_paths.get(name, ())]
+        if self._next_to_code(node) and not any(_DATA_FILE.search(text) for text in texts):
             self.report(node, "reads a file shipped next to the code", "package file")
 
     def _strings_under(self, node: cst.CSTNode):
@@ -130,7 +140,7 @@ class KernelTemplateLoading(Rule):
         return any(self._next_to_code(child) for child in child_nodes(node))
 
     def _flag_template_name(self, node: cst.BaseExpression) -> None:
-        if self.context.is_docstring(node):
+        if self.context.is_prose(node):
             return
         text = self.context.evaluator.template(node)
         if text and len(text) <= 200 and "\n" not in text and _TEMPLATE_FILE.search(text):
@@ -149,3 +159,10 @@ class KernelTemplateLoading(Rule):
         mode = (keyword or positional[mode_position : mode_position + 1] or [None])[0]
         text = self.context.evaluator.template(mode) if mode is not None else None
         return bool(text and _WRITE_MODE.search(text))
+
+
+def _names_under(node: cst.CSTNode):
+    if isinstance(node, cst.Name):
+        yield node.value
+    for child in child_nodes(node):
+        yield from _names_under(child)

@@ -34,6 +34,12 @@ _GLOB_CALLS = {"fnmatch", "fnmatchcase", "filter"}
 _ATTRIBUTE_CALLS = {"getattr", "hasattr", "setattr", "delattr"}
 _NAMESPACE_CALLS = {"globals", "locals", "vars"}
 _IMPORT_CALLS = {"import_module", "__import__"}
+# Words of a handler's name: `getattr(self, "emit_" + op.name)` picks the emitter of that op.
+_HANDLER_WORDS = {
+    "lower", "lowering", "emit", "emitter", "render", "codegen", "gen", "generate", "handle",
+    "handler", "impl", "visit", "rewrite", "fuse", "fused", "decompose", "legalize", "convert",
+    "translate", "transform", "build", "make", "spell", "kernel", "op",
+}  # fmt: skip
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
 # Words of callees that register a handler under a key: register("matmul", fn).
 _REGISTERING_WORDS = {
@@ -99,19 +105,20 @@ class OperatorNameDispatch(Rule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self._built_names: list[set[str]] = [set()]
+        self._built_names: list[dict[str, str]] = [{}]  # name -> its text, `{}` for run time
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._built_names.append(set())
+        self._built_names.append({})
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self._built_names.pop()
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if self._is_built(node.value):
+        built = self._built_text(node.value)
+        if built is not None:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    self._built_names[-1].add(target.target.value)
+                    self._built_names[-1][target.target.value] = built
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         operands = [node.left] + [target.comparator for target in node.comparisons]
@@ -136,7 +143,7 @@ class OperatorNameDispatch(Rule):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         namespace = node.value
         built_key = any(
-            isinstance(element.slice, cst.Index) and self._is_built(element.slice.value)
+            isinstance(element.slice, cst.Index) and self._names_handler(element.slice.value)
             for element in node.slice
         )
         if built_key and (
@@ -217,10 +224,10 @@ class OperatorNameDispatch(Rule):
                     return
 
     def _flag_attribute_name(self, node: cst.Call, name: cst.BaseExpression, callee: str) -> None:
-        if self._is_built(name):
-            self.report(
-                node, f"{callee}() with a name built at run time dispatches by name", callee
-            )
+        if self._names_handler(name):
+            built = self._built_text(name)
+            what = f"{callee}() with a name built at run time ({built!r}) dispatches by name"
+            self.report(node, what, callee)
         else:
             self._flag_first(node, [name], f"{callee}() of operator name")
 
@@ -258,15 +265,32 @@ class OperatorNameDispatch(Rule):
                 denoted and denoted.origin,
             )
 
-    def _is_built(self, node: cst.BaseExpression) -> bool:
-        """A name built at run time (`"emit_" + op.name`), not one built from constants."""
+    def _built_text(self, node: cst.BaseExpression) -> str | None:
+        """The text of a name assembled at run time, `{}` for the run-time parts (`emit_{}`);
+        None for a constant (the evaluator reads it) or for anything else."""
         if isinstance(node, cst.Name):
-            return any(node.value in scope for scope in self._built_names)
-        return (
-            is_built_string(node)
-            and not _from_class_name(node)
-            and not is_known(self.context.evaluator.value(node))
-        )
+            scopes = reversed(self._built_names)
+            return next((scope[node.value] for scope in scopes if node.value in scope), None)
+        if not is_built_string(node) or _from_class_name(node):
+            return None
+        evaluator = self.context.evaluator
+        if is_known(evaluator.value(node)):
+            return None
+        if isinstance(node, cst.Call):  # "emit_{}".format(...), "_".join(["emit", ...])
+            receiver = evaluator.template(node.func.value) or "{}"
+            if node.func.attr.value == "format":
+                return receiver
+            parts = node.args[0].value if node.args else None
+            elements = parts.elements if isinstance(parts, (cst.List, cst.Tuple)) else ()
+            return receiver.join(evaluator.template(e.value) or "{}" for e in elements) or "{}"
+        return evaluator.template(node)
+
+    def _names_handler(self, node: cst.BaseExpression) -> bool:
+        """A name built at run time from a handler's prefix (`emit_`, `lower_`, `visit_`): the
+        lookup picks code by what is being lowered. Other built names (`c_int{bits}`, register
+        and symbol names) are not dispatch."""
+        text = self._built_text(node)
+        return text is not None and not _HANDLER_WORDS.isdisjoint(split_words(text))
 
     @staticmethod
     def _registers(func: cst.BaseExpression) -> bool:

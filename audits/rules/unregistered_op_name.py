@@ -77,7 +77,7 @@ class UnregisteredOpName(Rule):
             self.report(node, f"registers ops in dialect '{prefix.group(1)}' outside the IR", text)
 
     def _judge(self, node: cst.BaseExpression) -> None:
-        if id(node) in self._skipped or self.context.is_docstring(node):
+        if id(node) in self._skipped or self.context.is_prose(node):
             return
         text = self.context.evaluator.value(node)
         if not isinstance(text, str):
