@@ -4,8 +4,10 @@ suppressions and the baseline."""
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from audits.rules.batch import run_batched
 from audits.suppressions import apply_suppressions
 
 MAX_EMBEDDING_DEPTH = 2  # code decoded from code decoded from a file, and no deeper
+RECURSION_LIMIT = 20_000
 
 
 class NoFilesScanned(RuntimeError):
@@ -57,11 +60,21 @@ def audit_project(
     config: AuditConfig, paths: list[Path] | None = None, use_baseline: bool = True
 ) -> AuditReport:
     """Audit the configured paths (or `paths`); raises NoFilesScanned when there is nothing."""
-    collecting = gc.isenabled()
-    gc.disable()  # parse trees are many small objects without cycles: collections only cost time
-    try:
+    with _auditing():
         return _audit_project(config, paths, use_baseline)
+
+
+@contextmanager
+def _auditing():
+    """Parse trees are many small objects without cycles, so the collector only costs time; and
+    libcst walks them recursively, so a long chain (`"a" + "b" + ...`) needs a deeper stack."""
+    collecting, limit = gc.isenabled(), sys.getrecursionlimit()
+    gc.disable()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        yield
     finally:
+        sys.setrecursionlimit(limit)
         if collecting:
             gc.enable()
 
@@ -98,9 +111,10 @@ def audit_source(
     registry_ops: frozenset[str] | None = None,
 ) -> list[Finding]:
     """Audit one piece of source as if it were the file `path` (rule examples, tests)."""
-    source = _parse(path, text)
-    state = _evaluation_state([source])
-    return sorted(_audit_source(source, config, registry_ops, state)[0])
+    with _auditing():
+        source = _parse(path, text)
+        state = _evaluation_state([source])
+        return sorted(_audit_source(source, config, registry_ops, state)[0])
 
 
 def _evaluation_state(sources: list[_Source]) -> _AuditState:
@@ -131,7 +145,14 @@ def _audit_source(
 ) -> tuple[list[Finding], int]:
     if source.module is None:
         return [source.error], 0
-    findings = _rule_findings(source, config, registry_ops, state, depth=0)
+    try:
+        findings = _rule_findings(source, config, registry_ops, state, depth=0)
+    except RecursionError:
+        message = (
+            "nested too deeply for the audit to read (Python's recursion limit); split the "
+            "expression into named parts so that the audit can check it"
+        )
+        return [Finding(source.path, 1, 1, "LWA000", message, "too deep")], 0
     return apply_suppressions(source.path, source.text, _unique(findings), RULE_CODES)
 
 

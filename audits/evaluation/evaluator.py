@@ -127,13 +127,11 @@ class Evaluator:
             return value.decode("latin-1")
         if isinstance(node, cst.FormattedString):
             return "".join(self._template_part(node, part) for part in node.parts)
-        if isinstance(node, cst.ConcatenatedString) or (
-            isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add)
-        ):
-            left, right = self.template(node.left), self.template(node.right)
-            if left is None and right is None:
+        if _is_concatenation(node):
+            pieces = [self.template(piece) for piece in _concatenated(node)]
+            if all(piece is None for piece in pieces):
                 return None
-            return (left or "{}") + (right or "{}")
+            return "".join("{}" if piece is None else piece for piece in pieces)
         return None
 
     def origin(self, node: cst.CSTNode, hops: int = 8) -> Origin | None:
@@ -179,8 +177,15 @@ class Evaluator:
                 return UNKNOWN
         if isinstance(node, (cst.Integer, cst.Float)):
             return fits(node.evaluated_value)
-        if isinstance(node, cst.ConcatenatedString):
-            return binary("Add", self.value(node.left, env), self.value(node.right, env))
+        if _is_concatenation(node):  # long chains of `+` and adjacent literals, without recursion
+            first, *rest = _concatenated(node)
+            total = self.value(first, env)
+            for piece in rest:
+                if not is_known(total):
+                    break
+                total = binary("Add", total, self.value(piece, env))
+            return total
+            return total
         if isinstance(node, cst.FormattedString):
             return self._formatted(node, env)
         if isinstance(node, cst.Name):
@@ -595,6 +600,24 @@ def _dict_method(table: dict, name: str | None, arguments: list):
     if name == "values" and not arguments:
         return tuple(table.values())
     return UNKNOWN
+
+
+def _is_concatenation(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.ConcatenatedString) or (
+        isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add)
+    )
+
+
+def _concatenated(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The operands of a chain `a + b + c` or `"a" "b" "c"`, in order, found iteratively."""
+    pieces, stack = [], [node]
+    while stack:
+        part = stack.pop()
+        if _is_concatenation(part) and type(part) is type(node):
+            stack += [part.right, part.left]
+        else:
+            pieces.append(part)
+    return pieces
 
 
 def _returned_expression(function) -> cst.BaseExpression | None:

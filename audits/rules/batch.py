@@ -78,3 +78,14 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
         elif _is_node_type(value_type):
             children.append(value)
     return children
+
+
+def descendants(node: cst.CSTNode, into=None):
+    """The node and the nodes below it, in source order, without recursion (a chain of a
+    thousand `+` is as deep as that); `into(n)` False: skip what is below `n`."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if into is None or into(current):
+            stack.extend(reversed(child_nodes(current)))

@@ -16,7 +16,7 @@ from audits.evaluation import as_text, excerpt
 from audits.evaluation.decoders import DECODING_CALLS
 from audits.kernel_text import describe, kernel_markers, looks_like_kernel
 from audits.rules.base import Rule, RuleInfo
-from audits.rules.batch import child_nodes
+from audits.rules.batch import descendants
 from audits.syntax import STRING_NODES, call_arguments, callee_name
 
 _EMITTING_CALLS = {"append", "extend", "write", "writelines", "emit", "line", "add_line", "print"}
@@ -183,21 +183,12 @@ class KernelSourceText(Rule):
 
     def _mark_pieces(self, node: cst.CSTNode) -> None:
         """The pieces of a text (`a + b`, `"a" "b"`, list items) are judged with it, not alone."""
-        self._judged.add(id(node))
-        if isinstance(node, (cst.ConcatenatedString, cst.BinaryOperation)):
-            self._mark_pieces(node.left)
-            self._mark_pieces(node.right)
-        elif isinstance(node, (cst.List, cst.Tuple)):
-            for element in node.elements:
-                self._mark_pieces(element.value)
+        for part in descendants(node, into=_has_pieces):
+            self._judged.add(id(part))
 
     def _mark_parts(self, node: cst.CSTNode) -> None:
         """The text a finding covers is judged once: not again in the pieces it is built from."""
-        stack = [node]
-        while stack:
-            part = stack.pop()
-            self._judged.add(id(part))
-            stack.extend(child_nodes(part))
+        self._judged.update(id(part) for part in descendants(node))
 
     def _texts(self, nodes) -> list[str]:
         """Texts of string expressions, lists and tuples among `nodes`."""
@@ -215,3 +206,9 @@ class KernelSourceText(Rule):
 def _is_code_line(text: str) -> bool:
     """A line of code, not a bare marker (`("__global__", "#include")` lists what to look for)."""
     return text.strip() not in kernel_markers(text)
+
+
+def _has_pieces(node: cst.CSTNode) -> bool:
+    return isinstance(
+        node, (cst.ConcatenatedString, cst.BinaryOperation, cst.List, cst.Tuple, cst.Element)
+    )

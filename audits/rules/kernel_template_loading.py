@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from audits.rules.base import Rule, RuleInfo
-from audits.rules.batch import child_nodes
+from audits.rules.batch import descendants
 from audits.syntax import STRING_NODES, call_arguments, callee_name, dotted_name
 
 _ENGINES = {"jinja2", "jinja", "mako", "chevron", "pystache", "Cheetah", "genshi", "airspeed"}
@@ -91,7 +91,7 @@ class KernelTemplateLoading(Rule):
         if self._next_to_code(node.value):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    self._package_paths[target.target.value] = list(self._strings_under(node.value))
+                    self._package_paths[target.target.value] = self._strings_under(node.value)
 
     def visit_Call(self, node: cst.Call) -> None:
         callee = callee_name(node)
@@ -113,7 +113,7 @@ class KernelTemplateLoading(Rule):
         self._flag_template_name(node)
 
     def _flag_read(self, node: cst.Call) -> None:
-        texts = list(self._strings_under(node))
+        texts = self._strings_under(node)
         for text in texts:
             if _KERNEL_FILE.search(text) or _TEMPLATE_FILE.search(text):
                 self.report(node, f"reads kernel or template file {text!r}", text)
@@ -122,22 +122,30 @@ class KernelTemplateLoading(Rule):
         if self._next_to_code(node) and not any(_DATA_FILE.search(text) for text in texts):
             self.report(node, "reads a file shipped next to the code", "package file")
 
-    def _strings_under(self, node: cst.CSTNode):
-        """Texts of the strings inside an expression (a call, its receiver chain, its args)."""
-        text = self.context.evaluator.template(node)
-        if text is not None:
-            yield text
-        if not isinstance(node, STRING_NODES):
-            for child in child_nodes(node):
-                yield from self._strings_under(child)
+    def _strings_under(self, node: cst.CSTNode) -> list[str]:
+        """Texts of the strings inside an expression (a call, its receiver chain, its args); a
+        string expression gives its whole text, with `{}` for parts computed at run time."""
+        texts = []
+
+        def into(part: cst.CSTNode) -> bool:
+            text = self.context.evaluator.template(part)
+            if text is not None:
+                texts.append(text)
+            return text is None and not isinstance(part, STRING_NODES)
+
+        for _ in descendants(node, into):
+            pass
+        return texts
 
     def _next_to_code(self, node: cst.CSTNode) -> bool:
         """Does the expression locate something by the code's own place (`__file__`, resources)?"""
-        if isinstance(node, cst.Name):
-            return node.value == "__file__" or node.value in self._package_paths
-        if isinstance(node, cst.Call) and dotted_name(node.func) in _RESOURCE_FILES:
-            return True
-        return any(self._next_to_code(child) for child in child_nodes(node))
+        for part in descendants(node):
+            if isinstance(part, cst.Name):
+                if part.value == "__file__" or part.value in self._package_paths:
+                    return True
+            elif isinstance(part, cst.Call) and dotted_name(part.func) in _RESOURCE_FILES:
+                return True
+        return False
 
     def _flag_template_name(self, node: cst.BaseExpression) -> None:
         if self.context.is_prose(node):
@@ -161,8 +169,5 @@ class KernelTemplateLoading(Rule):
         return bool(text and _WRITE_MODE.search(text))
 
 
-def _names_under(node: cst.CSTNode):
-    if isinstance(node, cst.Name):
-        yield node.value
-    for child in child_nodes(node):
-        yield from _names_under(child)
+def _names_under(node: cst.CSTNode) -> list[str]:
+    return [part.value for part in descendants(node) if isinstance(part, cst.Name)]

@@ -8,6 +8,7 @@ import libcst as cst
 
 from audits.evaluation.operations import TEXT_METHODS
 from audits.rules.base import Rule, RuleInfo
+from audits.rules.batch import descendants
 
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DIALECT_PREFIX = re.compile(r"([a-z_][a-z0-9_]*)\.")
@@ -82,7 +83,7 @@ class UnregisteredOpName(Rule):
         text = self.context.evaluator.value(node)
         if not isinstance(text, str):
             return
-        for part in (getattr(node, "left", None), getattr(node, "right", None), *_call_parts(node)):
+        for part in descendants(node, into=_has_pieces):  # pieces of one name: judged with it
             self._skipped.add(id(part))
         if not _DOTTED_NAME.fullmatch(text):
             return
@@ -102,8 +103,8 @@ class UnregisteredOpName(Rule):
             self.report(node, f"registers op {text!r} in dialect '{parts[0]}' outside the IR", text)
 
 
-def _call_parts(node: cst.BaseExpression) -> list[cst.CSTNode]:
-    """The receiver and arguments of a method call, whose strings the call's value covers."""
-    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
-        return []
-    return [node.func.value, *(argument.value for argument in node.args)]
+def _has_pieces(node: cst.CSTNode) -> bool:
+    """Concatenations and method calls (`"".join(...)`, `.format(...)`) hold a name's pieces."""
+    return isinstance(node, (cst.ConcatenatedString, cst.BinaryOperation, cst.Call, cst.Arg)) or (
+        isinstance(node, cst.Attribute) and not isinstance(node.value, cst.Name)
+    )
