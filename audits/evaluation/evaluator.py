@@ -142,9 +142,11 @@ class Evaluator:
         ):
             return None
         if isinstance(node, (cst.Name, cst.Attribute)) and hops:
-            values = [(o, b) for o, b in self._bindings(node) if b.kind == "value"]
+            values = [(o, b) for o, b in self._bindings(node) if b.kind in ("value", "each")]
             if len(values) == 1:
                 owner, binding = values[0]
+                if binding.kind == "each":  # `for kind in (...)`: built where it runs over
+                    return Origin(owner.bindings, binding.node)
                 return owner.origin(binding.node, hops - 1) or Origin(owner.bindings, binding.node)
             return None
         return Origin(self.bindings, node)
@@ -478,8 +480,8 @@ class Evaluator:
             return re.escape(text) if isinstance(text, (str, bytes)) else UNKNOWN
         if len(parts) == 2 and parts[0] in ("str", "bytes") and arguments:
             return method(arguments[0], callee, arguments[1:], keywords)
-        if len(parts) >= 2 and self._is_module_name(parts[0]):
-            return decode_function(callee, parts[-2], arguments, keywords)
+        if len(parts) == 2 and callee in DECODER_FUNCTIONS and self._is_module_name(parts[0]):
+            return decode_function(callee, parts[0], arguments, keywords)
         receiver = self.value(func.value, env)
         if isinstance(receiver, dict):
             return _dict_method(receiver, callee, arguments)
