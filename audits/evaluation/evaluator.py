@@ -30,6 +30,7 @@ from audits.evaluation.scopes import ScopeTracker
 from audits.evaluation.values import (
     MAX_DEPTH,
     MAX_ITEMS,
+    MAX_STEPS,
     UNKNOWN,
     Opaque,
     fits,
@@ -67,6 +68,7 @@ class EvaluationState:
         self.memo: dict[int, object] = {}
         self.active: set[int] = set()
         self.depth = 0
+        self.steps_left = MAX_STEPS  # evaluations left for the question being answered
         self._module_level: dict[str, Evaluator] = {}
 
     def module_level(self, bindings: ModuleBindings) -> Evaluator:
@@ -89,20 +91,23 @@ class Evaluator:
 
     def value(self, node: cst.CSTNode, env: dict | None = None):
         """The constant value of `node`, an Opaque marker, or UNKNOWN."""
-        key = id(node)
-        if env is None and key in self.state.memo:
-            return self.state.memo[key]
-        if self.state.depth >= MAX_DEPTH:
+        key, state = id(node), self.state
+        if env is None and key in state.memo:
+            return state.memo[key]
+        if state.depth == 0:
+            state.steps_left = MAX_STEPS
+        if state.depth >= MAX_DEPTH or state.steps_left <= 0:
             return UNKNOWN
-        self.state.depth += 1
+        state.depth += 1
+        state.steps_left -= 1
         try:
             result = self._evaluate(node, env or {})
         except (RecursionError, MemoryError):
             result = UNKNOWN
         finally:
-            self.state.depth -= 1
-        if env is None:
-            self.state.memo[key] = result
+            state.depth -= 1
+        if env is None and state.steps_left > 0:  # a value cut short by the budget is not kept
+            state.memo[key] = result
         return result
 
     def alternatives(self, node: cst.CSTNode) -> tuple:

@@ -14,8 +14,6 @@ import libcst as cst
 
 from audits.evaluation.bindings import OTHER, Binding, assigned, imported_names, target_names
 
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
-
 
 @dataclass
 class Scope:
@@ -30,12 +28,14 @@ class ScopeTracker:
         self.scopes: list[Scope] = []
 
     def lookup(self, name: str) -> list[Binding] | None:
-        """The bindings of `name` in the innermost scope that binds it; None: module level."""
+        """The bindings of `name` in the innermost scope that binds it; None: resolve it at the
+        module level (also a name a function imports: `from base64 import b64decode`)."""
         for scope in reversed(self.scopes):
             if name in scope.globals:
                 return None
             if scope.kind != "class" and name in scope.names:
-                return scope.names[name]
+                bindings = scope.names[name]
+                return None if all(b.kind == "import" for b in bindings) else bindings
         return None
 
     @property
@@ -54,45 +54,30 @@ class ScopeTracker:
         owner = self.scopes[-1].class_name if self.in_class_body else self.class_name
         self._push("function", owner, _parameters(node.params))
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.scopes.pop()
-
     def visit_Lambda(self, node: cst.Lambda) -> None:
         self._push("function", self.class_name, _parameters(node.params))
-
-    def leave_Lambda(self, original_node: cst.Lambda) -> None:
-        self.scopes.pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         top_level = not self.scopes
         self._push("class", node.name.value if top_level else None, [])
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.scopes.pop()
-
     def visit_ListComp(self, node: cst.ListComp) -> None:
-        self._comprehension(node)
+        """A comprehension is a scope of its own, binding its `for` names over their iterables."""
+        scope = Scope("comprehension", None)
+        loop = node.for_in
+        while loop is not None:
+            for name in target_names(loop.target):
+                scope.names[name].append(Binding("each", loop.iter))
+            loop = loop.inner_for_in
+        self.scopes.append(scope)
 
-    def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._comprehension(node)
+    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
 
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
-        self._comprehension(node)
-
-    def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._comprehension(node)
-
-    def leave_ListComp(self, original_node) -> None:
+    def _leave_scope(self, original_node: cst.CSTNode) -> None:
         self.scopes.pop()
 
-    def leave_SetComp(self, original_node) -> None:
-        self.scopes.pop()
-
-    def leave_GeneratorExp(self, original_node) -> None:
-        self.scopes.pop()
-
-    def leave_DictComp(self, original_node) -> None:
-        self.scopes.pop()
+    leave_FunctionDef = leave_Lambda = leave_ClassDef = _leave_scope
+    leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_scope
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         if not self._local():
@@ -101,8 +86,8 @@ class ScopeTracker:
             if isinstance(small, (cst.Global, cst.Nonlocal)):
                 self.scopes[-1].globals.update(name.name.value for name in small.names)
             elif isinstance(small, (cst.Import, cst.ImportFrom)):
-                for local, _ in imported_names(small):
-                    self.scopes[-1].names[local].append(OTHER)
+                for local, _ in imported_names(small):  # resolved as the module's imports are
+                    self.scopes[-1].names[local].append(Binding("import"))
             else:
                 for name, binding in assigned(small):
                     self.scopes[-1].names[name].append(binding)
@@ -129,15 +114,6 @@ class ScopeTracker:
     def _local(self) -> bool:
         """Bindings in a class body are class attributes, which the module index holds."""
         return bool(self.scopes) and self.scopes[-1].kind != "class"
-
-    def _comprehension(self, node) -> None:
-        scope = Scope("comprehension", None)
-        loop = node.for_in
-        while loop is not None:
-            for name in target_names(loop.target):
-                scope.names[name].append(Binding("each", loop.iter))
-            loop = loop.inner_for_in
-        self.scopes.append(scope)
 
     def _push(self, kind: str, class_name: str | None, parameters: list[str]) -> None:
         scope = Scope(kind, class_name)

@@ -14,6 +14,7 @@ MAX_LENGTH = 1 << 20  # characters or bytes of one built or decoded value
 MAX_ITEMS = 4096  # elements of one built tuple, iterations of one comprehension
 MAX_INT_BITS = 64
 MAX_DEPTH = 200  # nested evaluations (expression depth plus name and helper hops)
+MAX_STEPS = 100_000  # evaluations spent on one question (helpers that call helpers twice each)
 
 
 class _Unknown:

@@ -110,6 +110,11 @@ ENCODED = [
         f"    return op.name == base64.b64decode({_b64('softmax')!r}).decode()",
     ),
     (
+        "LWA002",
+        "def f(op):\n    from base64 import b64decode\n\n"
+        f"    return op.name == b64decode({_b64('matmul')!r}).decode()",
+    ),
+    (
         "LWA001",
         f"import base64\nexec(base64.b64decode({_b64(LOWERING)!r}))",
     ),

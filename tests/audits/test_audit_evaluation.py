@@ -121,6 +121,8 @@ def test_values_computed_at_run_time_are_unknown(source: str):
         "RESULT = 2 ** 10**9",
         "RESULT = 1 << 10**9",
         'RESULT = "".join(chr(c % 100 + 32) for c in range(10**9))',
+        "".join(f"def f{i}(a):\n    return f{i + 1}(a) + f{i + 1}(a)\n" for i in range(40))
+        + "def f40(a):\n    return unknown\nRESULT = f0('x')",  # 2**40 calls, were it not cut
     ],
 )
 def test_evaluation_is_bounded(source: str):
