@@ -51,6 +51,21 @@ def is_known(value) -> bool:
     return value is not UNKNOWN and not isinstance(value, Opaque)
 
 
+def items_of(value) -> tuple | None:
+    """What iterating a constant yields (characters, byte values, keys), or None."""
+    if isinstance(value, (tuple, str, bytes, dict)):
+        return tuple(value)
+    return None
+
+
+def is_hashable(value) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def as_text(value) -> str | None:
     """Readable text of a str, or of bytes that decode as UTF-8 text; else None."""
     if isinstance(value, bytes):
