@@ -72,8 +72,8 @@ class CallEvaluation:
                 continue
             value = self.value(argument.value, env)
             if looks_encoded(value):
-                kind = "bytes" if isinstance(value, bytes) else "encoded-looking text"
-                return Opaque(f"{len(value)} characters of {kind} passed to {callee}()")
+                size = "bytes" if isinstance(value, bytes) else "characters of encoded-looking text"
+                return Opaque(f"{len(value)} {size} passed to {callee}()")
         return UNKNOWN
 
     def _arguments(self, node: cst.Call, env: dict):
