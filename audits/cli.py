@@ -1,6 +1,8 @@
 """`python -m audits` / `lowering-audit`: exit 0 when clean, 1 on findings, 2 when it cannot audit.
 
-check [PATHS]    audit the code (default: the configured paths)
+check [PATHS]    audit the code (default: the configured paths); --config FILE reads the
+                 [tool.lowering-audit] table of another file, --root DIR audits another folder
+                 with it (a third-party package: audits/REUSE.md)
 rules            list every code with what it catches and what to do instead
 traces FILE      audit pass traces saved as JSON: {"artifacts": {backend: {kernel: artifact}},
                  "targets": {backend: {"legal_ops": [...]}}}
@@ -14,6 +16,7 @@ import argparse
 import json
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 from audits.baseline import render_baseline
@@ -43,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check(arguments: argparse.Namespace) -> int:
     config = load_config(arguments.config)
+    if arguments.root is not None:
+        if not arguments.root.is_dir():
+            raise ConfigError(f"--root {arguments.root} is not a folder")
+        config = replace(config, root=arguments.root.resolve())
     paths = [Path(path) for path in arguments.paths] or None
     report = audit_project(config, paths, use_baseline=not arguments.no_baseline)
     for note in report.notes:
@@ -110,6 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="audit the code")
     check.add_argument("paths", nargs="*", help="files or folders (default: the configured paths)")
     check.add_argument("--config", type=Path, help="pyproject.toml (default: the nearest one)")
+    check.add_argument(
+        "--root", type=Path, help="audit this folder (default: the configuration's folder)"
+    )
     check.add_argument("--no-baseline", action="store_true", help="report baselined findings too")
     check.add_argument(
         "--format", "-f", choices=("text", "json", "sarif", "baseline"), default="text"

@@ -39,6 +39,10 @@ DEFAULT_FOREIGN_PREFIXES = (
 
 DEFAULT_BASELINE = "lowering-audit-baseline.toml"
 
+# Backend names shorter than this (`c`, `nv`) match only a whole name: as one word of an
+# identifier they are mostly something else (`C_coords`, `pragma_import_c`).
+SHORT_BACKEND_NAME = 3
+
 _TOP_KEYS = {
     "paths", "exclude", "registry", "ir-dialects", "foreign-prefixes", "backends", "shared-paths",
     "vocabulary", "extend-vocabulary", "allow-words", "enable", "disable", "baseline", "overrides",
@@ -129,7 +133,7 @@ class AuditConfig:
         return FileSettings(
             enabled=frozenset(enabled),
             vocabulary=Vocabulary(words).without(allowed),
-            backend_words=Vocabulary(self.backends, glue=()),
+            backend_words=Vocabulary(self.backends, glue=(), whole_below=SHORT_BACKEND_NAME),
             shared=shared,
         )
 

@@ -3,7 +3,11 @@ suppressions and the baseline."""
 
 from __future__ import annotations
 
+import gc
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,14 +16,18 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from audits.baseline import apply_baseline, load_baseline
 from audits.config import AuditConfig
-from audits.constants import ConstantIndex
 from audits.discovery import discover_files, relative_path
+from audits.evaluation import EvaluationState, Evaluator, Origin, ProjectBindings, ScopeTracker
+from audits.evaluation.values import excerpt
 from audits.findings import Finding
 from audits.op_registry import load_registry_ops
 from audits.rules import RULE_CODES, RULES, FileContext
-from audits.rules.base import DocstringCollector
+from audits.rules.base import DocstringCollector, Embedded
 from audits.rules.batch import run_batched
 from audits.suppressions import apply_suppressions
+
+MAX_EMBEDDING_DEPTH = 2  # code decoded from code decoded from a file, and no deeper
+RECURSION_LIMIT = 20_000
 
 
 class NoFilesScanned(RuntimeError):
@@ -52,20 +60,39 @@ def audit_project(
     config: AuditConfig, paths: list[Path] | None = None, use_baseline: bool = True
 ) -> AuditReport:
     """Audit the configured paths (or `paths`); raises NoFilesScanned when there is nothing."""
+    with _auditing():
+        return _audit_project(config, paths, use_baseline)
+
+
+@contextmanager
+def _auditing():
+    """Parse trees are many small objects without cycles, so the collector only costs time; and
+    libcst walks them recursively, so a long chain (`"a" + "b" + ...`) needs a deeper stack."""
+    collecting, limit = gc.isenabled(), sys.getrecursionlimit()
+    gc.disable()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+        if collecting:
+            gc.enable()
+
+
+def _audit_project(config: AuditConfig, paths: list[Path] | None, use_baseline: bool):
     started = time.perf_counter()
     files = discover_files(config, paths)
     if not files:
         where = ", ".join(str(p) for p in paths) if paths else ", ".join(config.paths)
         raise NoFilesScanned(f"scanned no files under {where} (root {config.root})")
-    registry_ops, registry_note = load_registry_ops(config)
-    sources = [_read(file, config.root) for file in files]
-    constants = ConstantIndex()
-    for source in sources:
-        if source.module is not None:
-            constants.add_module(source.module)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the registry loads in a child process
+        registry = pool.submit(load_registry_ops, config)  # while this one parses
+        sources = [_read(file, config.root) for file in files]
+        registry_ops, registry_note = registry.result()
+    state = _evaluation_state(sources)
     findings, suppressed = [], 0
     for source in sources:
-        found, hidden = _audit_source(source, config, registry_ops, constants)
+        found, hidden = _audit_source(source, config, registry_ops, state)
         findings += found
         suppressed += hidden
     report = AuditReport(findings, [source.path for source in sources], suppressed=suppressed)
@@ -84,41 +111,117 @@ def audit_source(
     registry_ops: frozenset[str] | None = None,
 ) -> list[Finding]:
     """Audit one piece of source as if it were the file `path` (rule examples, tests)."""
-    source = _parse(path, text)
-    constants = ConstantIndex()
-    if source.module is not None:
-        constants.add_module(source.module)
-    return sorted(_audit_source(source, config, registry_ops, constants)[0])
+    with _auditing():
+        source = _parse(path, text)
+        state = _evaluation_state([source])
+        return sorted(_audit_source(source, config, registry_ops, state)[0])
+
+
+def _evaluation_state(sources: list[_Source]) -> _AuditState:
+    """One index of every module's bindings, so that imported constants resolve."""
+    project = ProjectBindings()
+    for source in sources:
+        if source.module is not None:
+            project.add(source.path, source.module)
+    return _AuditState(project)
+
+
+class _AuditState(EvaluationState):
+    """The evaluation state of one audit, with the positions of the modules it reports in."""
+
+    def __init__(self, project: ProjectBindings) -> None:
+        super().__init__(project)
+        self._positions: dict[int, object] = {}
+
+    def positions(self, module: cst.Module):
+        if id(module) not in self._positions:
+            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+            self._positions[id(module)] = wrapper.resolve(PositionProvider)
+        return self._positions[id(module)]
 
 
 def _audit_source(
-    source: _Source, config: AuditConfig, registry_ops, constants: ConstantIndex
+    source: _Source, config: AuditConfig, registry_ops, state: _AuditState
 ) -> tuple[list[Finding], int]:
     if source.module is None:
         return [source.error], 0
+    try:
+        findings = _rule_findings(source, config, registry_ops, state, depth=0)
+    except RecursionError:
+        message = (
+            "nested too deeply for the audit to read (Python's recursion limit); split the "
+            "expression into named parts so that the audit can check it"
+        )
+        return [Finding(source.path, 1, 1, "LWA000", message, "too deep")], 0
+    return apply_suppressions(source.path, source.text, _unique(findings), RULE_CODES)
+
+
+def _rule_findings(
+    source: _Source, config: AuditConfig, registry_ops, state: _AuditState, depth: int
+) -> list[Finding]:
     settings = config.settings_for(source.path, RULE_CODES)
-    context = FileContext(source.path, config, settings, registry_ops, constants)
+    scopes = ScopeTracker()
+    bindings = state.project.modules.get(source.path) or state.project.add(
+        source.path, source.module
+    )
+    evaluator = Evaluator(state, bindings, scopes)
+    context = FileContext(source.path, config, settings, registry_ops, evaluator, depth)
     rules = [rule(context) for rule in RULES if rule.info.code in settings.enabled]
     if not rules:
-        return [], 0
-    run_batched(source.module, [DocstringCollector(context), *rules])
+        return []
+    run_batched(source.module, [scopes, DocstringCollector(context), *rules])
+    if not context.reports and not context.embedded:
+        return []
+    positions = state.positions(source.module)  # a second pass: only files with reports pay
     findings = []
-    if context.reports:  # positions cost a second pass: only files with reports pay for it
-        wrapper = MetadataWrapper(source.module, unsafe_skip_copy=True)
-        positions = wrapper.resolve(PositionProvider)
-        for report in context.reports:
-            start = positions[report.node].start
-            findings.append(
-                Finding(
-                    source.path,
-                    start.line,
-                    start.column + 1,
-                    report.code,
-                    report.message,
-                    report.subject,
-                )
-            )
-    return apply_suppressions(source.path, source.text, _unique(findings), RULE_CODES)
+    for report in context.reports:
+        start = positions[report.node].start
+        message = f"{report.what}{_built_at(report.origin, state)}; {report.fix}"
+        findings.append(
+            Finding(source.path, start.line, start.column + 1, report.code, message, report.subject)
+        )
+    for embedded in context.embedded:
+        findings += _embedded_findings(
+            embedded, source.path, positions, config, registry_ops, depth
+        )
+    return findings
+
+
+def _embedded_findings(
+    embedded: Embedded, path: str, positions, config: AuditConfig, registry_ops, depth: int
+) -> list[Finding]:
+    """Findings in Python source that the code runs or decodes, reported where it appears."""
+    if depth >= MAX_EMBEDDING_DEPTH:
+        return []
+    try:
+        module = cst.parse_module(embedded.text)
+    except cst.ParserSyntaxError:
+        return []
+    inner = _Source(path, embedded.text, module)
+    state = _AuditState(ProjectBindings())
+    state.project.add(path, module)
+    start = positions[embedded.node].start
+    return [
+        Finding(
+            path,
+            start.line,
+            start.column + 1,
+            finding.code,
+            f"in the code {embedded.how} (its line {finding.line}): {finding.message}",
+            finding.subject,
+        )
+        for finding in _rule_findings(inner, config, registry_ops, state, depth + 1)
+    ]
+
+
+def _built_at(origin: Origin | None, state: _AuditState) -> str:
+    """`, built at kinds.py:3 from "_".join(PARTS)`: where an evaluated value came from."""
+    if origin is None:
+        return ""
+    code = excerpt(origin.module.module.code_for_node(origin.node))
+    position = state.positions(origin.module.module).get(origin.node)
+    where = origin.module.path + (f":{position.start.line}" if position else "")
+    return f", built at {where} from `{code}`"
 
 
 def _unique(findings: list[Finding]) -> list[Finding]:

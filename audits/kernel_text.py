@@ -1,7 +1,9 @@
 """Does a piece of text look like kernel source (CUDA, Triton, TileLang, TVM script)?
 
 A generic emitter spells one op at a time (`tl.load({ptr}, mask={mask})`, `blockIdx.x`), so one
-spelling carries one or two markers. Kernel source carries many, over several statements.
+spelling carries one or two markers. Kernel source carries many, over several statements. A DSL
+name (`tl.load`, `T.serial`) is a marker only where it is called or indexed: prose that names
+the API ("use T.serial or T.unroll") is not code.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ _MARKERS = re.compile(
     r"__global__|__device__|__shared__|__syncthreads|__restrict__|threadIdx|blockIdx|blockDim"
     r"|gridDim|extern\s+\"C\"|#include|#pragma|wmma::|mma\.sync|asm\s+volatile|cp\.async"
     r"|@triton\.jit|@tilelang\.jit|@T\.prim_func|tvm\.script"
-    r"|\bn?tl\.[A-Za-z_]\w*|\bT\.[A-Za-z_]\w*|\bte\.[A-Za-z_]\w*"
+    r"|\b(?:n?tl|T|te)\.[A-Za-z_]\w*(?=\s*[(\[])"
     r"|\bfor\s*\(\s*(?:int|unsigned|size_t)\b|\{%|\$\{"
 )
 _STATEMENT_BREAKS = re.compile(r"\n|\\n|;")

@@ -2,8 +2,8 @@
 
 An identifier is split into words at underscores, other punctuation, CamelCase humps and digits
 (`FlashAttentionOpIR` -> flash, attention, op, ir; `lower_mm_v2` -> lower, mm, v, 2). A vocabulary
-entry matches a run of adjacent words joined together, so `MatMul`, `layer_norm` and `Im2Col` match
-`matmul`, `layernorm` and `im2col`, while `address`, `dotted`, `attributes` and `summary` do not
+entry matches a run of adjacent words joined together, so `MatMul`, `LayerNorm` and `Im2Col` match
+`matmul`, `layer_norm` and `im2col`, while `address`, `dotted`, `attributes` and `summary` do not
 (no substring matching). One lowercase word that is wholly made of vocabulary and glue words
 (`lowermatmul`, `flashattn`) matches too, and look-alike letters (Cyrillic `а` for `a`) are folded.
 
@@ -13,12 +13,20 @@ What is not in the default vocabulary, and why:
   `linalg.dot`, `reduce.sum`, ...) are built from: exp, exp2, log, sqrt, rsqrt, abs, sin, cos, tanh,
   sigmoid, dot, sum, max, min, where, argmax, cumsum. The frontend must name them to map them to
   generic ops; an operator is what sits above them (softmax = max, sub, exp, sum, div).
-- `reduce`: the name of the generic reduction dialect (`reduce.sum`). `reduction` is in the
-  vocabulary because `lower_reduction` is an operator-shaped entry point.
+- `reduce` and `reduction`: a class of generic ops (`reduce.sum`, `reduce.max`), not an
+  operator; compilers also say "range reduction" (tinygrad's transcendental code) and "reduction
+  blocks" (TileLang's scheduler). A pass that lowers every reduction is the generic path.
 - `pool`, `norm`, `linear`, `embedding`: everyday words in compilers and libraries (memory pool,
-  vector norm, linear index, graph embedding); the operator forms are `maxpool`, `avgpool`,
-  `pooling`, `layernorm`, `rmsnorm`, ...
+  vector norm, linear index, graph embedding); the operator forms are `max_pool`, `avg_pool`,
+  `pooling`, `layer_norm`, `rms_norm`, ...
 - `matmult`: Python's `ast.MatMult` is the `@` syntax, which a frontend maps to `linalg.dot`.
+
+Entries are written as code spells the operator (`layer_norm`); matching ignores the underscore,
+and the pattern check (audits/patterns.py) tries each entry in its snake, compact and CamelCase
+spellings. A few everyday phrases contain an entry and mean something else (`calling_conv`, a
+function's calling convention): their words never match. Entries shorter than `whole_below`
+letters (the backend `c`) match only a whole string (`target.kind.name == "c"`), never an
+identifier (`C_coords`, `def C(self)`, `pragma_import_c`).
 """
 
 from __future__ import annotations
@@ -31,12 +39,11 @@ DEFAULT_OPERATOR_WORDS: tuple[str, ...] = (
     "matmul", "mmul", "mm", "bmm", "gemm", "sgemm", "hgemm", "dgemm", "gemv", "addmm",
     "baddbmm", "einsum",
     "attention", "attn", "sdpa", "scaled_dot_product", "mha", "mqa", "gqa", "flash",
-    "softmax", "logsoftmax",
-    "layernorm", "rmsnorm", "batchnorm", "groupnorm", "instancenorm",
+    "flash_attention", "softmax", "log_softmax",
+    "layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm",
     "conv", "conv1d", "conv2d", "conv3d", "convolution", "deconv",
-    "maxpool", "avgpool", "pooling", "im2col",
+    "max_pool", "avg_pool", "pooling", "im2col",
     "rotary", "rope",
-    "reduction",
     "gelu", "silu", "swiglu", "geglu", "relu", "softplus",
     "dropout", "topk", "cross_entropy",
 )  # fmt: skip
@@ -47,6 +54,9 @@ GENERIC_PRIMITIVES: tuple[str, ...] = (
 )  # fmt: skip
 
 DEFAULT_BACKEND_WORDS: tuple[str, ...] = ("triton", "cuda", "tilelang", "tvm")
+
+# Word sequences that hold a vocabulary entry but name something else.
+EVERYDAY_PHRASES: tuple[tuple[str, ...], ...] = (("calling", "conv"),)
 
 # Words that a disguised compound may glue to an operator name (`lowermatmul`, `fusedattn`).
 COMPOUND_GLUE: tuple[str, ...] = (
@@ -86,31 +96,45 @@ def normalize_entry(entry: str) -> str:
 class Vocabulary:
     """A set of words to find in names; `find` returns the entry that matched, or None."""
 
-    def __init__(self, words: Iterable[str], glue: Iterable[str] = COMPOUND_GLUE):
+    def __init__(
+        self, words: Iterable[str], glue: Iterable[str] = COMPOUND_GLUE, whole_below: int = 0
+    ):
         self._spelling = {normalize_entry(word): word for word in words if normalize_entry(word)}
         self.entries = frozenset(self._spelling)
-        self._pieces = self.entries | frozenset(normalize_entry(word) for word in glue)
+        self.words = tuple(sorted(self._spelling.values()))  # as configured: `layer_norm`, `rope`
+        self._glue = frozenset(normalize_entry(word) for word in glue)
+        self._pieces = self.entries | self._glue
         self._longest_piece = max((len(piece) for piece in self._pieces), default=0)
+        self._whole_below = whole_below
 
     def without(self, words: Iterable[str]) -> Vocabulary:
         removed = {normalize_entry(word) for word in words}
         kept = [word for key, word in self._spelling.items() if key not in removed]
-        return Vocabulary(kept, self._pieces - self.entries)
+        return Vocabulary(kept, self._glue, self._whole_below)
 
     def find(self, name: str) -> str | None:
+        """The entry that a string value (an op name, a key, a target name) contains."""
         return self.find_in_words(split_words(name))
 
-    def find_in_words(self, words: list[str]) -> str | None:
+    def find_identifier(self, name: str) -> str | None:
+        """The entry that an identifier contains; short entries never match one (`C`, `c0`)."""
+        return self.find_in_words(split_words(name), whole_short=False)
+
+    def find_in_words(self, words: list[str], whole_short: bool = True) -> str | None:
+        whole = "".join(words)
+        if len(whole) < self._whole_below:
+            return self._spelling.get(whole) if whole_short else None
+        words = _masked(words)
         for start in range(len(words)):
             joined = ""
             for word in words[start : start + 4]:
                 joined += word
                 entry = self._entry(joined)
-                if entry:
+                if entry and len(entry) >= self._whole_below:
                     return self._spelling[entry]
         for word in words:
             entry = self._compound(word)
-            if entry:
+            if entry and len(entry) >= self._whole_below:
                 return self._spelling[entry]
         return None
 
@@ -138,3 +162,13 @@ class Vocabulary:
                 if found[end]:
                     break
         return found[-1] or None
+
+
+def _masked(words: list[str]) -> list[str]:
+    """The words with every everyday phrase blanked out (a blank joins no entry)."""
+    masked = list(words)
+    for phrase in EVERYDAY_PHRASES:
+        for start in range(len(words) - len(phrase) + 1):
+            if tuple(words[start : start + len(phrase)]) == phrase:
+                masked[start : start + len(phrase)] = [" "] * len(phrase)
+    return masked

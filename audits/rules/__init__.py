@@ -4,6 +4,7 @@ from audits.rules.backend_name_flag import BackendNameFlag
 from audits.rules.base import FileContext, Report, Rule, RuleInfo
 from audits.rules.kernel_source_text import KernelSourceText
 from audits.rules.kernel_template_loading import KernelTemplateLoading
+from audits.rules.opaque_code_blob import OpaqueCodeBlob
 from audits.rules.operator_name_dispatch import OperatorNameDispatch
 from audits.rules.operator_named_definition import OperatorNamedDefinition
 from audits.rules.unregistered_op_name import UnregisteredOpName
@@ -15,6 +16,7 @@ RULES: tuple[type[Rule], ...] = (
     KernelTemplateLoading,
     UnregisteredOpName,
     BackendNameFlag,
+    OpaqueCodeBlob,
 )
 
 INTEGRITY = RuleInfo(

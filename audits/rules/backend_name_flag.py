@@ -87,7 +87,7 @@ class BackendNameFlag(Rule):
             self._flag_first(node, [arguments[1]], f"{callee}() on backend class", any_name=True)
         elif callee in _MATCHING_CALLS and arguments:
             self._flag_first(node, arguments, f"{callee}() with backend")
-        elif callee is not None and self._backends.find(callee):
+        elif callee is not None and self._backends.find_identifier(callee):
             self._flag_first(node, [node.func], "calls backend-specific", any_name=True)
 
     def visit_Decorator(self, node: cst.Decorator) -> None:
@@ -112,10 +112,10 @@ class BackendNameFlag(Rule):
         if not self._active:
             return
         for operand in operands:
-            found = denoted_word(operand, self._backends, self.context.constants, any_name)
+            found = denoted_word(operand, self._backends, self.context.evaluator, any_name)
             if found:
-                subject, word = found
-                self.report(node, f"{what} {subject} (backend '{word}')", subject)
+                what = f"{what} {found.subject} (backend '{found.word}')"
+                self.report(node, what, found.subject, found.origin)
                 return
 
     def _flag_flag_test(self, test: cst.BaseExpression) -> None:
@@ -127,12 +127,12 @@ class BackendNameFlag(Rule):
             self._flag_first(test, [test], "branches on backend flag", any_name=True)
 
     def _flag_definition(self, name: cst.Name, kind: str) -> None:
-        word = self._backends.find(name.value) if self._active else None
+        word = self._backends.find_identifier(name.value) if self._active else None
         if word:
             self.report(name, f"{kind} '{name.value}' is specific to backend '{word}'", name.value)
 
     def _flag_module(self, node: cst.CSTNode, module: str | None) -> None:
-        word = self._backends.find(module) if module and self._active else None
+        word = self._backends.find_identifier(module) if module and self._active else None
         if word:
             self.report(
                 node, f"imports backend-specific module {module} (backend '{word}')", module

@@ -12,8 +12,8 @@ from typing import ClassVar
 import libcst as cst
 
 from audits.config import AuditConfig, FileSettings
-from audits.constants import ConstantIndex
-from audits.syntax import first_statement_string
+from audits.evaluation import Evaluator, Origin
+from audits.syntax import STRING_NODES, first_statement_string
 
 
 @dataclass(frozen=True)
@@ -28,8 +28,19 @@ class RuleInfo:
 class Report:
     node: cst.CSTNode
     code: str
-    message: str
+    what: str
+    fix: str
     subject: str
+    origin: Origin | None = None  # where an evaluated value was built
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """Python source the code runs or decodes (`exec(...)`, a base64 blob): audited as a module."""
+
+    node: cst.CSTNode
+    text: str
+    how: str
 
 
 @dataclass
@@ -38,12 +49,25 @@ class FileContext:
     config: AuditConfig
     settings: FileSettings
     registry_ops: frozenset[str] | None
-    constants: ConstantIndex
+    evaluator: Evaluator
+    depth: int = 0  # 0 for a file; 1 and more for code embedded in it
     docstrings: set[int] = field(default_factory=set)
+    prose: set[int] = field(default_factory=set)  # strings standing alone as statements
     reports: list[Report] = field(default_factory=list)
+    embedded: list[Embedded] = field(default_factory=list)
 
     def is_docstring(self, node: cst.CSTNode) -> bool:
         return id(node) in self.docstrings
+
+    def is_prose(self, node: cst.CSTNode) -> bool:
+        """A docstring, or a string that stands alone as a statement (an attribute's docstring,
+        a comment written as a string): documentation, never a value the code uses."""
+        return id(node) in self.prose
+
+    def embed(self, node: cst.CSTNode, text: str, how: str) -> None:
+        """Audit `text` as Python source found at `node` (each text once per file)."""
+        if all(embedded.text != text for embedded in self.embedded):
+            self.embedded.append(Embedded(node, text, how))
 
 
 class Rule:
@@ -57,16 +81,24 @@ class Rule:
         self.context = context
         self.vocabulary = context.settings.vocabulary
 
-    def report(self, node: cst.CSTNode, what: str, subject: str) -> None:
-        message = f"{what}; {self.info.fix}"
-        self.context.reports.append(Report(node, self.info.code, message, subject))
+    def report(
+        self, node: cst.CSTNode, what: str, subject: str, origin: Origin | None = None
+    ) -> None:
+        """`what` is the finding; the engine adds where an evaluated value was built and the fix."""
+        self.context.reports.append(
+            Report(node, self.info.code, what, self.info.fix, subject, origin)
+        )
 
 
 class DocstringCollector:
-    """Runs first in the batch so that rules can tell docstrings from other strings."""
+    """Runs first in the batch so that rules can tell docstrings and prose from other strings."""
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        if isinstance(node.value, STRING_NODES):
+            self.context.prose.add(id(node.value))
 
     def visit_Module(self, node: cst.Module) -> None:
         self._collect(node)

@@ -61,13 +61,31 @@ def run_batched(module: cst.Module, visitors: list) -> None:
         stack.extend((child, False) for child in reversed(child_nodes(node)))
 
 
+@cache
+def _is_node_type(value_type: type) -> bool:
+    """isinstance(x, cst.CSTNode) through the ABC machinery is slow; types are few."""
+    return issubclass(value_type, cst.CSTNode)
+
+
 def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's children that carry meaning (no whitespace or punctuation), in field order."""
     children = []
     for name in _child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        value_type = type(value)
+        if value_type is tuple or value_type is list:
+            children.extend(item for item in value if _is_node_type(type(item)))
+        elif _is_node_type(value_type):
             children.append(value)
-        elif isinstance(value, (tuple, list)):
-            children.extend(item for item in value if isinstance(item, cst.CSTNode))
     return children
+
+
+def descendants(node: cst.CSTNode, into=None):
+    """The node and the nodes below it, in source order, without recursion (a chain of a
+    thousand `+` is as deep as that); `into(n)` False: skip what is below `n`."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if into is None or into(current):
+            stack.extend(reversed(child_nodes(current)))

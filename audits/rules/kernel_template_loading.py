@@ -7,8 +7,8 @@ import re
 import libcst as cst
 
 from audits.rules.base import Rule, RuleInfo
-from audits.rules.batch import child_nodes
-from audits.syntax import STRING_NODES, call_arguments, callee_name, dotted_name, string_text
+from audits.rules.batch import descendants
+from audits.syntax import STRING_NODES, call_arguments, callee_name, dotted_name
 
 _ENGINES = {"jinja2", "jinja", "mako", "chevron", "pystache", "Cheetah", "genshi", "airspeed"}
 _ENGINE_MODULES = {"django.template", "tornado.template"}
@@ -25,6 +25,11 @@ _RESOURCE_FILES = {"files", "resources.files", "importlib.resources.files", "as_
 _TEMPLATE_FILE = re.compile(r"\.(?:tpl|tmpl|jinja2?|j2|mako|mustache|hbs|template)$")
 _KERNEL_FILE = re.compile(r"\.(?:cu|cuh|ptx|cl|metal|hip|cubin|fatbin|triton|tir)(?:\.\w+)?$")
 _WRITE_MODE = re.compile(r"[wax+]")
+# Files a package ships that hold data or documents, not code: reading them is not a template.
+_DATA_FILE = re.compile(
+    r"(?:^|/)(?:VERSION|LICENSE|README|COPYING|NOTICE)(?:\.\w+)?$"
+    r"|\.(?:txt|json|toml|ya?ml|md|rst|csv|cfg|ini|png|svg|ico|jpe?g|gif|css)$"
+)
 
 
 class KernelTemplateLoading(Rule):
@@ -59,6 +64,8 @@ class KernelTemplateLoading(Rule):
         "def save(path, source):\n    with open(path / 'kernel.cu', 'w') as out:\n"
         "        out.write(source)",
         "import string\nLETTERS = string.ascii_letters",
+        "from pathlib import Path\nROOT = Path(__file__).parent\n"
+        "def version():\n    return (ROOT / 'VERSION').read_text()",
         "def read(path):\n    return open(path).read()",
         "CONFIG = 'targets.toml'",
     )
@@ -77,13 +84,14 @@ class KernelTemplateLoading(Rule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self._package_paths: set[str] = set()  # names bound to paths next to the code
+        # names bound to paths next to the code -> the strings their paths are built from
+        self._package_paths: dict[str, list[str]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if self._next_to_code(node.value):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    self._package_paths.add(target.target.value)
+                    self._package_paths[target.target.value] = self._strings_under(node.value)
 
     def visit_Call(self, node: cst.Call) -> None:
         callee = callee_name(node)
@@ -92,7 +100,7 @@ class KernelTemplateLoading(Rule):
         if callee in _ENGINE_CALLS or root in _ENGINES:
             self.report(node, f"uses a template API ({callee})", callee)
         elif callee in ("import_module", "__import__") and arguments:
-            self._flag_engine_module(node, string_text(arguments[0]))
+            self._flag_engine_module(node, self.context.evaluator.template(arguments[0]))
         elif callee in _PACKAGE_DATA_CALLS:
             self.report(node, f"reads a file shipped with the code ({callee})", callee)
         elif callee in _READ_CALLS and not self._writes(node, callee):
@@ -105,25 +113,44 @@ class KernelTemplateLoading(Rule):
         self._flag_template_name(node)
 
     def _flag_read(self, node: cst.Call) -> None:
-        for text in _strings_under(node):
+        texts = self._strings_under(node)
+        for text in texts:
             if _KERNEL_FILE.search(text) or _TEMPLATE_FILE.search(text):
                 self.report(node, f"reads kernel or template file {text!r}", text)
                 return
-        if self._next_to_code(node):
+        texts += [text for name in _names_under(node) for text in self._package_paths.get(name, ())]
+        if self._next_to_code(node) and not any(_DATA_FILE.search(text) for text in texts):
             self.report(node, "reads a file shipped next to the code", "package file")
+
+    def _strings_under(self, node: cst.CSTNode) -> list[str]:
+        """Texts of the strings inside an expression (a call, its receiver chain, its args); a
+        string expression gives its whole text, with `{}` for parts computed at run time."""
+        texts = []
+
+        def into(part: cst.CSTNode) -> bool:
+            text = self.context.evaluator.template(part)
+            if text is not None:
+                texts.append(text)
+            return text is None and not isinstance(part, STRING_NODES)
+
+        for _ in descendants(node, into):
+            pass
+        return texts
 
     def _next_to_code(self, node: cst.CSTNode) -> bool:
         """Does the expression locate something by the code's own place (`__file__`, resources)?"""
-        if isinstance(node, cst.Name):
-            return node.value == "__file__" or node.value in self._package_paths
-        if isinstance(node, cst.Call) and dotted_name(node.func) in _RESOURCE_FILES:
-            return True
-        return any(self._next_to_code(child) for child in child_nodes(node))
+        for part in descendants(node):
+            if isinstance(part, cst.Name):
+                if part.value == "__file__" or part.value in self._package_paths:
+                    return True
+            elif isinstance(part, cst.Call) and dotted_name(part.func) in _RESOURCE_FILES:
+                return True
+        return False
 
     def _flag_template_name(self, node: cst.BaseExpression) -> None:
-        if self.context.is_docstring(node):
+        if self.context.is_prose(node):
             return
-        text = string_text(node)
+        text = self.context.evaluator.template(node)
         if text and len(text) <= 200 and "\n" not in text and _TEMPLATE_FILE.search(text):
             self.report(node, f"names a template file {text!r}", text)
 
@@ -131,24 +158,16 @@ class KernelTemplateLoading(Rule):
         if module and (module.split(".")[0] in _ENGINES or module in _ENGINE_MODULES):
             self.report(node, f"uses template engine {module}", module)
 
-    @staticmethod
-    def _writes(node: cst.Call, callee: str) -> bool:
+    def _writes(self, node: cst.Call, callee: str) -> bool:
         if callee != "open":
             return False
         mode_position = 0 if isinstance(node.func, cst.Attribute) else 1
         positional = [argument.value for argument in node.args if argument.keyword is None]
         keyword = [a.value for a in node.args if a.keyword and a.keyword.value == "mode"]
         mode = (keyword or positional[mode_position : mode_position + 1] or [None])[0]
-        text = string_text(mode) if mode is not None else None
+        text = self.context.evaluator.template(mode) if mode is not None else None
         return bool(text and _WRITE_MODE.search(text))
 
 
-def _strings_under(node: cst.CSTNode):
-    """Texts of the string literals inside an expression (a call, its receiver chain, its args)."""
-    if isinstance(node, STRING_NODES):
-        text = string_text(node)
-        if text is not None:
-            yield text
-        return
-    for child in child_nodes(node):
-        yield from _strings_under(child)
+def _names_under(node: cst.CSTNode) -> list[str]:
+    return [part.value for part in descendants(node) if isinstance(part, cst.Name)]

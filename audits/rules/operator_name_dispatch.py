@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from audits.evaluation import is_known
+from audits.patterns import flag_value, glob_pattern, operator_named_by
 from audits.rules.base import Rule, RuleInfo
 from audits.rules.denotation import denoted_word
 from audits.syntax import (
+    STRING_NODES,
     call_arguments,
     callee_name,
     dotted_name,
     is_built_string,
     last_name,
-    string_value,
 )
 from audits.vocabulary import split_words
 
@@ -22,10 +24,22 @@ _MATCHING_CALLS = {
     "removesuffix", "__eq__", "__ne__", "__contains__", "eq", "ne", "contains", "get", "pop",
     "setdefault", "__getitem__",
 }  # fmt: skip
-_PATTERN_CALLS = {"match", "fullmatch", "search", "findall", "finditer", "fnmatch", "fnmatchcase"}
+# Calls that match names against a pattern; `compile`, `sub` and `filter` only as `re.compile`...
+_PATTERN_CALLS = {
+    "match", "fullmatch", "search", "findall", "finditer", "fnmatch", "fnmatchcase", "compile",
+    "sub", "subn", "filter",
+}  # fmt: skip
+_QUALIFIED_PATTERN_CALLS = {"compile", "sub", "subn", "filter"}
+_GLOB_CALLS = {"fnmatch", "fnmatchcase", "filter"}
 _ATTRIBUTE_CALLS = {"getattr", "hasattr", "setattr", "delattr"}
 _NAMESPACE_CALLS = {"globals", "locals", "vars"}
 _IMPORT_CALLS = {"import_module", "__import__"}
+# Words of a handler's name: `getattr(self, "emit_" + op.name)` picks the emitter of that op.
+_HANDLER_WORDS = {
+    "lower", "lowering", "emit", "emitter", "render", "codegen", "gen", "generate", "handle",
+    "handler", "impl", "visit", "rewrite", "fuse", "fused", "decompose", "legalize", "convert",
+    "translate", "transform", "build", "make", "spell", "kernel", "op",
+}  # fmt: skip
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
 # Words of callees that register a handler under a key: register("matmul", fn).
 _REGISTERING_WORDS = {
@@ -91,19 +105,20 @@ class OperatorNameDispatch(Rule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self._built_names: list[set[str]] = [set()]
+        self._built_names: list[dict[str, str]] = [{}]  # name -> its text, `{}` for run time
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._built_names.append(set())
+        self._built_names.append({})
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self._built_names.pop()
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if is_built_string(node.value) and not _from_class_name(node.value):
+        built = self._built_text(node.value)
+        if built is not None:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    self._built_names[-1].add(target.target.value)
+                    self._built_names[-1][target.target.value] = built
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         operands = [node.left] + [target.comparator for target in node.comparisons]
@@ -128,7 +143,7 @@ class OperatorNameDispatch(Rule):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         namespace = node.value
         built_key = any(
-            isinstance(element.slice, cst.Index) and self._is_built(element.slice.value)
+            isinstance(element.slice, cst.Index) and self._names_handler(element.slice.value)
             for element in node.slice
         )
         if built_key and (
@@ -182,32 +197,43 @@ class OperatorNameDispatch(Rule):
 
     def _flag_first(self, node: cst.CSTNode, operands, what: str) -> None:
         for operand in operands:
-            found = denoted_word(operand, self.vocabulary, self.context.constants)
+            found = denoted_word(operand, self.vocabulary, self.context.evaluator)
             if found:
-                subject, word = found
-                self.report(node, f"{what} {subject} (operator '{word}')", subject)
+                what = f"{what} {found.subject} (operator '{found.word}')"
+                self.report(node, what, found.subject, found.origin)
                 return
 
     def _flag_pattern(self, node: cst.Call, arguments: list, callee: str) -> None:
-        for text in filter(None, map(string_value, arguments)):
-            word = self.vocabulary.find(text)
-            if word:
-                self.report(
-                    node, f"matches names with {callee}({text!r}) (operator '{word}')", text
-                )
-                return
+        """A pattern that picks out an operator's name is dispatch on that name."""
+        if callee in _QUALIFIED_PATTERN_CALLS and not isinstance(node.func, cst.Attribute):
+            return  # the builtin compile() and filter() take no pattern
+        evaluator = self.context.evaluator
+        flags = flag_value(_flag_names(node))
+        for argument in arguments:
+            for value in evaluator.alternatives(argument):
+                text = value.decode("latin-1") if isinstance(value, bytes) else value
+                if not isinstance(text, str):
+                    continue
+                pattern = glob_pattern(text) if callee in _GLOB_CALLS else text
+                found = operator_named_by(pattern, flags, self.vocabulary.words)
+                word = found[1] if found else self.vocabulary.find(text)
+                if word:
+                    how = f", which matches {found[0]!r}" if found else ""
+                    what = f"matches names with {callee}({text!r}){how} (operator '{word}')"
+                    self.report(node, what, text, evaluator.origin(argument))
+                    return
 
     def _flag_attribute_name(self, node: cst.Call, name: cst.BaseExpression, callee: str) -> None:
-        if self._is_built(name) and not _from_class_name(name):
-            self.report(
-                node, f"{callee}() with a name built at run time dispatches by name", callee
-            )
+        if self._names_handler(name):
+            built = self._built_text(name)
+            what = f"{callee}() with a name built at run time ({built!r}) dispatches by name"
+            self.report(node, what, callee)
         else:
             self._flag_first(node, [name], f"{callee}() of operator name")
 
     def _flag_functional_enum(self, node: cst.Call, members: cst.BaseExpression) -> None:
-        text = string_value(members)
-        names = text.replace(",", " ").split() if text is not None else None
+        text = self.context.evaluator.value(members)
+        names = text.replace(",", " ").split() if isinstance(text, str) else None
         for name in names or ():
             word = self.vocabulary.find(name)
             if word:
@@ -229,20 +255,61 @@ class OperatorNameDispatch(Rule):
         if not isinstance(target, cst.Name):
             return
         word = self.vocabulary.find(target.value)
-        constants = self.context.constants
-        found = (target.value, word) if word else denoted_word(value, self.vocabulary, constants)
-        if found:
-            self.report(target, f"enum member {found[0]} names operator '{found[1]}'", found[0])
+        denoted = None if word else denoted_word(value, self.vocabulary, self.context.evaluator)
+        if word or denoted:
+            subject, word = (target.value, word) if word else (denoted.subject, denoted.word)
+            self.report(
+                target,
+                f"enum member {subject} names operator '{word}'",
+                subject,
+                denoted and denoted.origin,
+            )
 
-    def _is_built(self, node: cst.BaseExpression) -> bool:
+    def _built_text(self, node: cst.BaseExpression) -> str | None:
+        """The text of a name assembled at run time, `{}` for the run-time parts (`emit_{}`);
+        None for a constant (the evaluator reads it) or for anything else."""
         if isinstance(node, cst.Name):
-            return any(node.value in scope for scope in self._built_names)
-        return is_built_string(node)
+            scopes = reversed(self._built_names)
+            return next((scope[node.value] for scope in scopes if node.value in scope), None)
+        if not is_built_string(node) or _from_class_name(node):
+            return None
+        evaluator = self.context.evaluator
+        if is_known(evaluator.value(node)):
+            return None
+        if isinstance(node, cst.Call):  # "emit_{}".format(...), "_".join(["emit", ...])
+            receiver = evaluator.template(node.func.value) or "{}"
+            if node.func.attr.value == "format":
+                return receiver
+            parts = node.args[0].value if node.args else None
+            elements = parts.elements if isinstance(parts, (cst.List, cst.Tuple)) else ()
+            return receiver.join(evaluator.template(e.value) or "{}" for e in elements) or "{}"
+        return evaluator.template(node)
+
+    def _names_handler(self, node: cst.BaseExpression) -> bool:
+        """A name built at run time from a handler's prefix (`emit_`, `lower_`, `visit_`): the
+        lookup picks code by what is being lowered. Other built names (`c_int{bits}`, register
+        and symbol names) are not dispatch."""
+        text = self._built_text(node)
+        return text is not None and not _HANDLER_WORDS.isdisjoint(split_words(text))
 
     @staticmethod
     def _registers(func: cst.BaseExpression) -> bool:
         name = dotted_name(func)
         return bool(name) and not _REGISTERING_WORDS.isdisjoint(split_words(name))
+
+
+def _flag_names(call: cst.Call) -> list[str]:
+    """Names in a pattern call's flags argument: `re.compile(p, re.I | re.X)` -> I, X."""
+    names = []
+    for argument in call.args[1:]:
+        stack = [argument.value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.BinaryOperation):
+                stack += [node.left, node.right]
+            elif isinstance(node, (cst.Name, cst.Attribute)):
+                names.append(last_name(node))
+    return names
 
 
 def _from_class_name(node: cst.BaseExpression) -> bool:
@@ -251,7 +318,7 @@ def _from_class_name(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.FormattedString):
         dynamic = [p.expression for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
     elif isinstance(node, cst.BinaryOperation):
-        dynamic = [part for part in (node.left, node.right) if string_value(part) is None]
+        dynamic = [part for part in (node.left, node.right) if not isinstance(part, STRING_NODES)]
     else:
         return False
     return all(last_name(part) == "__name__" for part in dynamic)

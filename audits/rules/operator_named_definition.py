@@ -23,7 +23,6 @@ class OperatorNamedDefinition(Rule):
     )
     must_flag = (
         "def lower_matmul(kernel): ...",
-        "def lower_reduction(kernel): ...",
         "def emit_mm_kernel(op): ...",
         "class FlashAttentionOpIR: ...",
         "class MatmulKernelTemplate: ...",
@@ -42,6 +41,8 @@ class OperatorNamedDefinition(Rule):
         "def summary(trace): ...",
         "def decompose_linalg(kernel): ...",
         "def lower_memory_scopes(kernel): ...",
+        "def lower_reductions(kernel): ...",
+        "def payne_hanek_reduction(x): ...",
         "def emit_op(op, table): ...",
         "def reduce_sum(tile, axis): ...",
         "def exp2(x): ...",

@@ -6,8 +6,9 @@ import re
 
 import libcst as cst
 
+from audits.evaluation.operations import TEXT_METHODS
 from audits.rules.base import Rule, RuleInfo
-from audits.syntax import string_text, string_value
+from audits.rules.batch import descendants
 
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DIALECT_PREFIX = re.compile(r"([a-z_][a-z0-9_]*)\.")
@@ -60,25 +61,29 @@ class UnregisteredOpName(Rule):
         self._judge(node)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        if isinstance(node.operator, cst.Add):
+        if isinstance(node.operator, (cst.Add, cst.Modulo)):
             self._judge(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS:
+            self._judge(node)  # "".join(...), "{}.{}".format(...), ...
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self._judge(node)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
-        text = string_text(node)
+        text = self.context.evaluator.template(node)
         prefix = _DIALECT_PREFIX.match(text or "")
         if self._in_registry_file and prefix and prefix.group(1) not in self._dialects:
             self.report(node, f"registers ops in dialect '{prefix.group(1)}' outside the IR", text)
 
     def _judge(self, node: cst.BaseExpression) -> None:
-        if id(node) in self._skipped or self.context.is_docstring(node):
+        if id(node) in self._skipped or self.context.is_prose(node):
             return
-        text = string_value(node)
-        if text is None:
+        text = self.context.evaluator.value(node)
+        if not isinstance(text, str):
             return
-        for part in (getattr(node, "left", None), getattr(node, "right", None)):
+        for part in descendants(node, into=_has_pieces):  # pieces of one name: judged with it
             self._skipped.add(id(part))
         if not _DOTTED_NAME.fullmatch(text):
             return
@@ -86,11 +91,20 @@ class UnregisteredOpName(Rule):
         if parts[0] in self._foreign or parts[-1] in _FILE_SUFFIXES:
             return
         word = self.vocabulary.find(text)
+        origin = self.context.evaluator.origin(node)
         if word:
-            self.report(node, f"op name {text!r} is named after operator '{word}'", text)
+            self.report(node, f"op name {text!r} is named after operator '{word}'", text, origin)
         elif len(parts) == 2 and parts[0] in self._dialects:
             registry = self.context.registry_ops
             if registry is not None and text not in registry:
-                self.report(node, f"op name {text!r} is not in the IR's op registry", text)
+                what = f"op name {text!r} is not in the IR's op registry"
+                self.report(node, what, text, origin)
         elif self._in_registry_file and len(parts) == 2 and text.islower():
             self.report(node, f"registers op {text!r} in dialect '{parts[0]}' outside the IR", text)
+
+
+def _has_pieces(node: cst.CSTNode) -> bool:
+    """Concatenations and method calls (`"".join(...)`, `.format(...)`) hold a name's pieces."""
+    return isinstance(node, (cst.ConcatenatedString, cst.BinaryOperation, cst.Call, cst.Arg)) or (
+        isinstance(node, cst.Attribute) and not isinstance(node.value, cst.Name)
+    )

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import importlib.util
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
-from audits.config import AuditConfig, config_from_table
+from audits.config import AuditConfig, config_from_table, load_config
 from audits.engine import audit_source
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 FIXTURE_PROJECT = REPOSITORY / "tests" / "fixtures" / "audit_project"
+# Another compiler, installed as a test dependency: NineToothed under audits/reuse/ninetoothed.toml.
+NINETOOTHED_SITE = Path(importlib.util.find_spec("ninetoothed").origin).parents[1]
+NINETOOTHED_CONFIG = replace(
+    load_config(REPOSITORY / "audits" / "reuse" / "ninetoothed.toml"), root=NINETOOTHED_SITE
+)
 
 # A registry like the compiler's, so that the examples do not depend on it.
 EXAMPLE_REGISTRY = frozenset(

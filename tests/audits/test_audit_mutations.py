@@ -2,15 +2,18 @@
 
 Plants go into the first function that takes an argument (statements) or at the end of the module
 (definitions), so any module can be a host. Hosts are the fixture project's emitter, audited with
-its configuration, and the compiler's own backend and decomposition code, audited with this
-repository's `[tool.lowering-audit]`.
+its configuration, the compiler's own backend and decomposition code, audited with this
+repository's `[tool.lowering-audit]`, and NineToothed's code generator, audited with
+audits/reuse/ninetoothed.toml.
 """
 
 from __future__ import annotations
 
+import base64
+
 import libcst as cst
 import pytest
-from audit_support import FIXTURE_PROJECT, REPOSITORY
+from audit_support import FIXTURE_PROJECT, NINETOOTHED_CONFIG, NINETOOTHED_SITE, REPOSITORY
 
 from audits.config import load_config
 from audits.engine import audit_source
@@ -19,8 +22,9 @@ from audits.op_registry import load_registry_ops
 FIXTURE_CONFIG = load_config(FIXTURE_PROJECT / "pyproject.toml")
 REPOSITORY_CONFIG = load_config(REPOSITORY / "pyproject.toml")
 BACKEND_SPECIFIC = frozenset({"LWA006"})  # a backend's own folder may name its backend
+UNREGISTERED_OP = 'legal = "math.tanh"\n'  # only a configured op registry tells it is not an op
 
-# (host, its configuration, codes its configuration does not apply there)
+# (host, its configuration, codes or plants its configuration does not apply to)
 HOSTS = [
     (FIXTURE_PROJECT / "minicc" / "emitter.py", FIXTURE_CONFIG, frozenset()),
     (REPOSITORY / "compiler" / "backends" / "emitter.py", REPOSITORY_CONFIG, frozenset()),
@@ -31,8 +35,15 @@ HOSTS = [
         REPOSITORY_CONFIG,
         BACKEND_SPECIFIC,
     ),
+    # a single-target compiler without an op registry: its configuration names no backends
+    (
+        NINETOOTHED_SITE / "ninetoothed" / "generation.py",
+        NINETOOTHED_CONFIG,
+        BACKEND_SPECIFIC | {UNREGISTERED_OP},
+    ),
 ]
 _REGISTRIES = {}
+HIDDEN_KERNEL = base64.b64encode(b"@triton.jit\ndef k(x):\n    tl.store(x, tl.load(x))\n").decode()
 
 # (code, where, snippet); {arg} is the host function's first argument
 PLANTS = [
@@ -61,9 +72,25 @@ PLANTS = [
     ("LWA004", "module", "import jinja2\n"),
     ("LWA004", "function", 'template = open("kernels/matmul.cu.tpl").read()\n'),
     ("LWA005", "function", 'fused = "nt.flash_attention"\n'),
-    ("LWA005", "function", 'legal = "math.tanh"\n'),
+    ("LWA005", "function", UNREGISTERED_OP),
     ("LWA005", "function", 'fused = "linalg.softmax"\n'),
     ("LWA005", "module", 'FUSION_PASS = "ssa.fuse_attention"\n'),
+    # names computed from constant pieces, patterns over names, encoded text
+    ("LWA002", "function", 'if str({arg}) == "%s%s" % ("soft", "max"):\n    return None\n'),
+    (
+        "LWA002",
+        "module",
+        'SPECIAL_KIND = "_".join(("flash", "attention"))\n\n\n'
+        "def _is_special(op):\n    return op == SPECIAL_KIND\n",
+    ),
+    ("LWA002", "module", 'import re\n\nSPECIAL = re.compile(r"m.tm.l|soft(max|min)")\n'),
+    (
+        "LWA002",
+        "function",
+        'if str({arg}) == bytes.fromhex("6d61746d756c").decode():\n    return None\n',
+    ),
+    ("LWA003", "module", f"import base64\n\nHIDDEN = base64.b64decode({HIDDEN_KERNEL!r})\n"),
+    ("LWA007", "module", 'import zlib\n\nBLOB = zlib.decompress(b"not zlib data, only bytes")\n'),
     ("LWA006", "function", 'if getattr({arg}, "backend", "") == "cuda":\n    return None\n'),
     ("LWA006", "function", "if isinstance({arg}, CudaTarget):\n    return None\n"),
     ("LWA006", "function", 'if {arg}.name == "triton":\n    return None\n'),
@@ -106,7 +133,7 @@ def _registry(config):
 
 
 def _audit(source: str, host, config) -> list:
-    path = host.relative_to(config.root).as_posix()
+    path = _host_id(host, config)
     return audit_source(source, config, path, _registry(config))
 
 
@@ -116,22 +143,24 @@ def _new_codes(host, config, where: str, snippet: str) -> set[str]:
     return {f.code for f in _audit(mutated, host, config) if (f.code, f.subject) not in original}
 
 
+def _host_id(host, config) -> str:
+    return host.relative_to(config.root).as_posix()
+
+
 def _cases(exempt: bool) -> list:
     """(host, config, code, where, snippet) for each plant its host's configuration applies to
     (or, with `exempt`, does not apply to)."""
     return [
-        pytest.param(
-            host, config, *planted, id=f"{host.relative_to(REPOSITORY)}-{planted[0]}-{number}"
-        )
-        for host, config, exempt_codes in HOSTS
+        pytest.param(host, config, *planted, id=f"{_host_id(host, config)}-{planted[0]}-{number}")
+        for host, config, exempt_plants in HOSTS
         for number, planted in enumerate(PLANTS)
-        if (planted[0] in exempt_codes) == exempt
+        if (planted[0] in exempt_plants or planted[2] in exempt_plants) == exempt
     ]
 
 
 @pytest.mark.parametrize(
     ("host", "config"),
-    [pytest.param(host, config, id=str(host.relative_to(REPOSITORY))) for host, config, _ in HOSTS],
+    [pytest.param(host, config, id=_host_id(host, config)) for host, config, _ in HOSTS],
 )
 def test_hosts_are_clean(host, config):
     assert _audit(host.read_text(), host, config) == []
