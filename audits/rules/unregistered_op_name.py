@@ -32,7 +32,7 @@ class UnregisteredOpName(Rule):
     must_flag = (
         'def fuse(builder, q, k, v):\n    return builder.create("nt.flash_attention", q, k, v)',
         'NAME = "linalg.softmax"',
-        'def f(op):\n    return op.name == "math.tanh"',
+        'def f(op):\n    return op.name == "math.lgamma"',
         'PASS_NAME = "ssa.fuse_attention"',
         'OP = "nt." + "flash_attention"',
     )

@@ -17,6 +17,9 @@ INFIX = {
     "arith.xor": "^",
 }
 MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
+MATH += ["math.floor", "math.ceil", "math.erf"]
+# Math functions C and TIR have but Triton's language does not (there they are decomposed).
+LIBM_MATH = ["math.tanh", "math.atan"]
 PREDICATES = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 INTEGERS = frozenset(INT_DTYPES) | {"index"}
 MATH_DTYPES = frozenset({"f32", "f64"})
@@ -24,7 +27,8 @@ MATH_DTYPES = frozenset({"f32", "f64"})
 # math everywhere, so `ssa.lower_backend_intrinsics` widens them), true division on floats,
 # truncating division and remainder on integers.
 OPERAND_DTYPES = {
-    **dict.fromkeys((name for name in MATH if name != "math.abs"), MATH_DTYPES),
+    **dict.fromkeys((name for name in MATH + LIBM_MATH if name != "math.abs"), MATH_DTYPES),
+    "math.isnan": MATH_DTYPES,
     "arith.div": frozenset(FLOAT_DTYPES),
     "arith.idiv": INTEGERS,
     "arith.irem": INTEGERS,

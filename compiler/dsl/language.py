@@ -1,8 +1,9 @@
-"""`ninetoothed.language` (ntl): the primitives an application may call.
+"""`ninetoothed.language` (ntl): what an application may call.
 
-They are markers: the frontend lowers each call to generic IR ops
-(`compiler/frontend/primitives.py`).
-Calling one outside an application is a mistake, and says so.
+As in NineToothed, this is Triton's language plus `libdevice`: any public name resolves here.
+Callables are markers (`Primitive`); the frontend lowers each call
+to generic IR ops (`compiler/frontend/primitives.py`) or, for a name it does not implement yet,
+refuses it at the call's line. Calling one outside an application is a mistake, and says so.
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.dsl.dtype import (
+    DType,
     bfloat16,
     float16,
     float32,
     float64,
+    int1,
     int8,
     int16,
     int32,
@@ -35,63 +38,36 @@ class Primitive:
         )
 
 
-abs = Primitive("abs")  # noqa: A001 - NineToothed's name
-arange = Primitive("arange")
-cast = Primitive("cast")
-cos = Primitive("cos")
-dot = Primitive("dot")
-exp = Primitive("exp")
-exp2 = Primitive("exp2")
-full = Primitive("full")
-log = Primitive("log")
-log2 = Primitive("log2")
-max = Primitive("max")  # noqa: A001
-maximum = Primitive("maximum")
-min = Primitive("min")  # noqa: A001
-minimum = Primitive("minimum")
-rsqrt = Primitive("rsqrt")
-sigmoid = Primitive("sigmoid")
-sin = Primitive("sin")
-sqrt = Primitive("sqrt")
-sum = Primitive("sum")  # noqa: A001
-trans = Primitive("trans")
-where = Primitive("where")
-zeros = Primitive("zeros")
+class constexpr:  # noqa: N801 - Triton's name
+    """`x: ntl.constexpr = ...` marks a compile-time value; here every Python value is one."""
 
-__all__ = [
-    "Primitive",
-    "abs",
-    "arange",
-    "bfloat16",
-    "cast",
-    "cos",
-    "dot",
-    "exp",
-    "exp2",
-    "float16",
-    "float32",
-    "float64",
-    "full",
-    "int16",
-    "int32",
-    "int64",
-    "int8",
-    "log",
-    "log2",
-    "max",
-    "maximum",
-    "min",
-    "minimum",
-    "rsqrt",
-    "sigmoid",
-    "sin",
-    "sqrt",
-    "sum",
-    "trans",
-    "uint16",
-    "uint32",
-    "uint64",
-    "uint8",
-    "where",
-    "zeros",
-]
+    def __init__(self, value: object):
+        self.value = value
+
+
+class _Namespace:
+    """`ntl.libdevice.pow`, `ntl.math.exp`, ...: each attribute is a primitive of that name."""
+
+    def __init__(self, name: str):
+        self.__name__ = name
+
+    def __getattr__(self, name: str) -> Primitive:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Primitive(name)
+
+
+libdevice = _Namespace("libdevice")
+math = _Namespace("math")
+
+_DTYPES = (bfloat16, float16, float32, float64, int1, int8, int16, int32, int64)
+_DTYPES += (uint8, uint16, uint32, uint64)
+dtype = DType
+
+
+def __getattr__(name: str) -> Primitive:
+    """Any other public name is a primitive; the frontend lowers the ones it knows and refuses the
+    rest at the call's line, naming what it has."""
+    if name.startswith("_"):
+        raise AttributeError(f"ninetoothed.language has no attribute {name!r}")
+    return Primitive(name)

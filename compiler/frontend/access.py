@@ -71,17 +71,19 @@ class Accessor:
             )
         middle = levels[1:-1]
         expected = sum(t.ndim for t in middle)
-        if len(ref.indices) != expected:
+        inner = levels[-1].ndim
+        if not expected <= len(ref.indices) <= expected + inner:
             raise CompileError(
                 f"{ref.param.name} needs {expected} index(es) for its middle levels before it can "
-                f"be loaded or stored, got {len(ref.indices)}; write {ref.param.name}[i] for each"
+                f"be loaded or stored (and at most {inner} more into its tile), got "
+                f"{len(ref.indices)}; write {ref.param.name}[i] for each"
             )
         result = [self.program_indices(levels[0])]
         flat = list(ref.indices)
         for tensor in middle:
             result.append(flat[: tensor.ndim])
             flat = flat[tensor.ndim :]
-        result.append(self.tile_indices(ref.param))
+        result.append(self.tile_indices(ref.param, flat))
         return result
 
     def program_indices(self, outer: Tensor) -> list[Index]:
@@ -96,9 +98,11 @@ class Accessor:
             remaining = self.domain.mod(remaining, inner)
         return indices
 
-    def tile_indices(self, param: Param) -> list[Index]:
-        shape = self.tile_shape(param)
-        result = []
+    def tile_indices(self, param: Param, fixed: list) -> list[Index]:
+        """Each tile dim's index: `fixed` ones (NineToothed's `x[0]` into the tile) first, then a
+        range over each dim left, shaped to the tile that remains."""
+        shape = self.tile_shape(param)[len(fixed) :]
+        result = list(fixed)
         for axis, size in enumerate(shape):
             index = self.b.value("tile.arange", size=size)
             for _ in range(axis):
@@ -116,7 +120,7 @@ class Accessor:
         offsets: Index = 0
         for index, stride in zip(source_indices, ref.param.strides, strict=True):
             offsets = self.domain.add(offsets, self.domain.mul(index, stride))
-        shape = self.tile_shape(ref.param)
+        shape = self.tile_shape(ref.param)[len(ref.indices) - _middle_count(ref.param) :]
         arith = self.domain.arith
         offsets = self.b.broadcast_to(arith.cast(arith.as_value(offsets), "index"), shape)
         if mask is None or mask is True:
@@ -143,12 +147,13 @@ class Accessor:
         self.b.create("mem.store", operands)
 
     def offsets(self, ref: TensorRef, dim: int | None) -> Index:
-        """`x.offsets(dim)`: the source indices along `dim` of the tile `x` names, or, when `x`
-        still needs middle-level indices, of the last tile of `x` accessed (as NineToothed)."""
+        """`x.offsets()`: the memory offsets of the tile `x` names; `x.offsets(dim)`: its source
+        indices along `dim`, or, when `x` still needs middle-level indices, of the last tile of `x`
+        accessed (as NineToothed)."""
         param = ref.param
-        if dim is None:
-            raise CompileError(f"call {param.name}.offsets(dim) with a source dimension")
-        if len(ref.indices) == sum(t.ndim for t in param.levels[1:-1]):
+        if dim is None:  # NineToothed: the tile's element offsets in memory
+            return self.address(ref)[0]
+        if len(ref.indices) >= _middle_count(param):
             param.last_access = self.level_indices(ref)
         if param.last_access is None:
             raise CompileError(
@@ -166,3 +171,8 @@ class Accessor:
 
     def shape_of(self, tensor: Tensor) -> tuple:
         return tuple(bind(s, self.constexprs) for s in tensor.shape)
+
+
+def _middle_count(param: Param) -> int:
+    """How many indices the middle levels of `param` take."""
+    return sum(t.ndim for t in param.levels[1:-1])

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import operator
+from types import ModuleType
 
+from compiler.dsl.dtype import DType
 from compiler.dsl.language import Primitive
 from compiler.dsl.symbol import Expr
 from compiler.dsl.tensor import Tensor
@@ -12,7 +15,7 @@ from compiler.errors import CompileError
 from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import DSL_TO_IR
-from compiler.frontend.primitives import PRIMITIVES
+from compiler.frontend.primitives import PRIMITIVES, call_primitive
 from compiler.frontend.symbols import tile_dim
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
@@ -30,6 +33,12 @@ _BINARY = {
     ast.BitXor: "arith.xor",
 }
 _COMPARE = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+_PYTHON_COMPARE = {
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
 _PYTHON_CALLABLES = (float, int, bool, len, tuple, list, min, max, abs, isinstance)
 
 
@@ -127,21 +136,24 @@ class ExpressionLowerer:
 
     def expr_Compare(self, node: ast.Compare) -> object:
         result: object = True
-        left = self.operand(self.expr(node.left))
+        left = self.comparand(self.expr(node.left))
         for op, comparator in zip(node.ops, node.comparators, strict=True):
-            if type(op) in (ast.Is, ast.IsNot):
-                right = self.expr(comparator)
-                outcome = (left is right) == isinstance(op, ast.Is)
-            elif type(op) in _COMPARE:
-                right = self.operand(self.expr(comparator))
+            right = self.comparand(self.expr(comparator))
+            if type(op) in _COMPARE:
                 outcome = self.ctx.arith.compare(_COMPARE[type(op)], left, right)
+            elif type(op) in (ast.In, ast.NotIn) and _is_value(left, right):
+                raise CompileError(f"comparison {type(op).__name__} needs compile-time values")
             else:
-                raise CompileError(f"comparison {type(op).__name__} is not supported")
+                outcome = _PYTHON_COMPARE[type(op)](left, right)
             result = (
                 outcome if result is True else self.ctx.arith.binary("arith.and", result, outcome)
             )
             left = right
         return result
+
+    def comparand(self, obj: object) -> object:
+        """Data become values; anything else (a dtype, a string, None) compares in Python."""
+        return self.operand(obj) if _is_data(obj) else obj
 
     def expr_BoolOp(self, node: ast.BoolOp) -> object:
         name = "arith.and" if isinstance(node.op, ast.And) else "arith.or"
@@ -179,19 +191,30 @@ class ExpressionLowerer:
                 return obj.element_dtype
             return getattr(obj, attr)
         if isinstance(obj, Value):
-            if attr == "to":
-                return BoundMethod(
-                    "to", lambda dtype: PRIMITIVES["cast"](self.ctx.arith, obj, dtype)
-                )
-            if attr == "shape":
-                return obj.type.shape
-            if attr == "T":
-                return PRIMITIVES["trans"](self.ctx.arith, obj)
-            raise CompileError(f"a tile has no attribute {attr!r}; it has .to(dtype), .shape, .T")
+            return self.tile_attribute(obj, attr)
         try:
             return getattr(obj, attr)
         except AttributeError:
             raise CompileError(f"{_describe(obj)} has no attribute {attr!r}") from None
+
+    def tile_attribute(self, tile: Value, attr: str) -> object:
+        """`x.dtype`, `x.shape`, `x.T`, and Triton's tensor methods (`x.to(...)`, `x.sum(...)`)."""
+        arith = self.ctx.arith
+        if attr == "dtype":
+            return DType(_element_name(tile.type.dtype))
+        if attr == "shape":
+            return tile.type.shape
+        if attr == "T":
+            return call_primitive(arith, "trans", [tile], {})
+        name = "cast" if attr == "to" else attr
+        if name not in PRIMITIVES:
+            raise CompileError(
+                f"a tile has no attribute {attr!r}; it has .dtype, .shape, .T, .to(dtype) and the "
+                "ntl functions as methods (x.sum(axis), x.max(axis), ...)"
+            )
+        return BoundMethod(
+            attr, lambda *args, **kwargs: call_primitive(arith, name, [tile, *args], kwargs)
+        )
 
     def tensor_attribute(self, ref: TensorRef, attr: str) -> object:
         param, accessor = ref.param, self.ctx.accessor
@@ -213,6 +236,8 @@ class ExpressionLowerer:
             return BoundMethod("offsets", lambda dim=None: accessor.offsets(ref, dim))
         if attr == "stride":
             return BoundMethod("stride", lambda dim: param.strides[dim])
+        if attr == "T" or attr in PRIMITIVES or attr == "to":  # Triton's tensor methods
+            return self.tile_attribute(self.operand(ref), attr)
         raise CompileError(
             f"{param.name} has no attribute {attr!r}; a parameter has .shape, .ndim, .dtype, "
             ".source, .offsets(dim) and .stride(dim)"
@@ -253,7 +278,7 @@ class ExpressionLowerer:
         if isinstance(func, Primitive):
             lowered = [self.primitive_arg(a) for a in args]
             lowered_kwargs = {k: self.operand(v) if _is_data(v) else v for k, v in kwargs.items()}
-            return PRIMITIVES[func.name](self.ctx.arith, *lowered, **lowered_kwargs)
+            return call_primitive(self.ctx.arith, func.name, lowered, lowered_kwargs)
         if isinstance(func, BoundMethod):
             return func.call(*[self.operand(a) if _is_data(a) else a for a in args], **kwargs)
         if func in (builtins.min, builtins.max) and any(_is_data(a) for a in args):
@@ -263,16 +288,18 @@ class ExpressionLowerer:
                 result = self.ctx.arith.binary(name, result, self.operand(a))
             return result
         if func is builtins.abs and _is_data(args[0]):
-            return PRIMITIVES["abs"](self.ctx.arith, self.operand(args[0]))
+            return call_primitive(self.ctx.arith, "abs", [self.operand(args[0])], {})
         if func in _PYTHON_CALLABLES or getattr(func, "__module__", None) == "math":
             return func(*[self.compile_time(a) for a in args], **kwargs)
+        if _compile_time_method(func) and not any(map(_is_data, [*args, *kwargs.values()])):
+            return func(*args, **kwargs)  # `x.dtype.is_floating()`, `name.startswith(...)`
         if callable(func) and hasattr(func, "__code__"):
             return self.inline_call(func, node, args, kwargs)
         raise CompileError(f"cannot call {_describe(func)} inside an application")
 
     def primitive_arg(self, arg: object) -> object:
         """Tiles and sizes become values; a shape tuple becomes tile dims (powers of two)."""
-        if isinstance(arg, tuple):
+        if isinstance(arg, tuple) and not all(isinstance(size, int) for size in arg):
             return tuple(tile_dim(size, self.ctx.constexprs) for size in arg)
         return self.operand(arg) if _is_data(arg) else arg
 
@@ -280,12 +307,22 @@ class ExpressionLowerer:
         raise NotImplementedError  # provided by FunctionLowerer
 
 
+def _compile_time_method(func: object) -> bool:
+    """A method of a compile-time object (a dtype, a str): Python runs it now."""
+    owner = getattr(func, "__self__", None)
+    return owner is not None and not isinstance(owner, type | ModuleType) and not _is_data(owner)
+
+
+def _is_value(*objs: object) -> bool:
+    return any(isinstance(obj, Value) for obj in objs)
+
+
 def _is_data(obj: object) -> bool:
     return isinstance(obj, TensorRef | Value | Expr)
 
 
-def _element_name(ir_dtype: str) -> str:
-    return {v: k for k, v in DSL_TO_IR.items()}.get(ir_dtype, ir_dtype)
+def _element_name(ir_dtype: str) -> DType:
+    return DType({v: k for k, v in DSL_TO_IR.items()}.get(ir_dtype, ir_dtype))
 
 
 def _describe(obj: object) -> str:

@@ -54,15 +54,26 @@ class KernelHandle:
             if v
         }
         names = list(inspect.signature(application).parameters)
-        if len(names) != len(tensors):
+        tensors = tuple(tensors)
+        if len(tensors) < len(names) or not all(
+            isinstance(t, Tensor) for t in tensors[: len(names)]
+        ):
             raise CompileError(
-                f"{application.__qualname__} takes {len(names)} parameters but {len(tensors)} "
-                "tensors were given; pass one Tensor per parameter"
+                f"{application.__qualname__} takes {len(names)} parameters; give make() a Tensor "
+                f"for each (then any values only the arrangement takes), got {tensors!r}"
             )
         # Sources take the parameters' names so sizes read `input_size_0`, not `tensor_3_size_0`.
-        self.tensors = tuple(t.with_name(n) for t, n in zip(tensors, names, strict=True))
-        arranged = arrangement(*self.tensors)
-        self.arranged = arranged if isinstance(arranged, tuple) else (arranged,)
+        self.tensors = tuple(t.with_name(n) for t, n in zip(tensors, names, strict=False))
+        # As NineToothed: the arrangement takes every entry, the application's parameters its
+        # first results.
+        arranged = arrangement(*self.tensors, *tensors[len(names) :])
+        arranged = arranged if isinstance(arranged, tuple) else (arranged,)
+        if len(arranged) < len(names):
+            raise CompileError(
+                f"the arrangement returned {len(arranged)} tensors but {application.__qualname__} "
+                f"takes {len(names)} parameters; return one arranged tensor per parameter"
+            )
+        self.arranged = arranged[: len(names)]
         self.constexpr_names = constexpr_symbols(self.arranged)
         self.meta_names = {s.name for s in meta_symbols(self.arranged)}
         self._artifacts: dict[tuple, object] = {}

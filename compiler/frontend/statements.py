@@ -45,17 +45,14 @@ class FunctionLowerer(ExpressionLowerer):
             )
         self.definition = definitions[0]
         self.returned: object = None
+        self.has_returned = False  # a `return` ran: the statements after it do not
 
     @property
     def parameters(self) -> list[str]:
         return [a.arg for a in self.definition.args.args]
 
     def run(self) -> object:
-        body = self.definition.body
-        for position, statement in enumerate(body):
-            if isinstance(statement, ast.Return) and position != len(body) - 1:
-                self.fail(statement, "return must be the last statement of a helper")
-            self.statement(statement)
+        self.statements(self.definition.body)
         return self.returned
 
     def fail(self, node: ast.AST, message: str) -> None:
@@ -80,7 +77,18 @@ class FunctionLowerer(ExpressionLowerer):
 
     def statements(self, nodes: list[ast.stmt]) -> None:
         for node in nodes:
+            if self.has_returned:
+                return
             self.statement(node)
+
+    def runtime_body(self, nodes: list[ast.stmt]) -> None:
+        """The body of a loop or a runtime `if`: it runs on the device, so it cannot return."""
+        self.statements(nodes)
+        if self.has_returned:
+            raise CompileError(
+                "`return` inside a loop or an `if` on a runtime value is not supported; assign "
+                "the result to a variable and return it after the loop or `if`"
+            )
 
     # -- simple statements -----------------------------------------------------------------------
 
@@ -93,6 +101,7 @@ class FunctionLowerer(ExpressionLowerer):
 
     def stmt_Return(self, node: ast.Return) -> None:
         self.returned = None if node.value is None else self.expr(node.value)
+        self.has_returned = True
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
@@ -177,7 +186,7 @@ class FunctionLowerer(ExpressionLowerer):
         self.env[node.target.id] = block.args[0]
         self.env.update(zip(carried, block.args[1:], strict=True))
         with self.ctx.builder.at_end_of(block):
-            self.statements(node.body)
+            self.runtime_body(node.body)
             yields = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
             yields = [self.conform(y, a.type) for y, a in zip(yields, block.args[1:], strict=True)]
         self.env = saved
@@ -216,7 +225,7 @@ class FunctionLowerer(ExpressionLowerer):
         for statements in (node.body, node.orelse):
             block, saved = Block(), dict(self.env)
             with self.ctx.builder.at_end_of(block):
-                self.statements(statements)
+                self.runtime_body(statements)
                 values = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in names]
             self.env = saved
             branches.append((block, values))

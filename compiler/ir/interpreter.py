@@ -10,6 +10,7 @@ with numpy's semantics (bf16 as f32); the interpreter is a reference, not a fast
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -189,6 +190,9 @@ class _Interpreter:
             "arith.cast": lambda a: a,
             "math.rsqrt": lambda a: 1 / np.sqrt(a),
             "math.pow": np.power,
+            "math.erf": np.vectorize(math.erf, otypes=[float]),
+            "math.atan": np.arctan,
+            "math.isnan": np.isnan,
             "select.where": np.where,
             "linalg.dot": lambda a, b: a.astype(np.float64) @ b.astype(np.float64),
             "tile.arange": lambda: np.arange(self.meta.get(attrs["size"], attrs["size"])),

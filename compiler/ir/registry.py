@@ -89,6 +89,11 @@ def _compare(types: list[Type], attrs: dict) -> list[Type]:
     return [value_type("i1", types[0].shape)]
 
 
+def _float_test(types: list[Type], attrs: dict) -> list[Type]:
+    _float_same(types, attrs)
+    return [value_type("i1", types[0].shape)]
+
+
 def _cast(types: list[Type], attrs: dict) -> list[Type]:
     return [value_type(attrs["dtype"], types[0].shape)]
 
@@ -245,6 +250,11 @@ def _defs() -> list[OpDef]:
         "abs": "absolute value",
         "sin": "sine",
         "cos": "cosine",
+        "floor": "largest integral value <= x",
+        "ceil": "smallest integral value >= x",
+        "erf": "error function",
+        "tanh": "hyperbolic tangent",
+        "atan": "arc tangent",
     }
     defs = [OpDef(f"arith.{n}", (2, 2), _same, description=d) for n, d in binary.items()]
     defs += [
@@ -257,6 +267,7 @@ def _defs() -> list[OpDef]:
     defs += [OpDef(f"math.{n}", (1, 1), _float_same, description=d) for n, d in unary_math.items()]
     defs += [
         OpDef("math.pow", (2, 2), _float_same, description="a ** b"),
+        OpDef("math.isnan", (1, 1), _float_test, description="x is NaN -> i1"),
         OpDef("select.where", (3, 3), _where, description="cond ? a : b, elementwise"),
         OpDef("linalg.dot", (2, 2), _dot, attrs=("dtype",), description="[M,K] x [K,N]"),
         OpDef("tile.arange", (0, 0), _arange, attrs=("size",), description="0 .. size-1"),

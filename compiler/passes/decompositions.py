@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from compiler.ir import Builder, Kernel, Operation, Value
+from compiler.passes import math_decompositions
 from compiler.passes.constants import make_constant
 from compiler.passes.rewrite import builder_before, replace_op
 
@@ -55,17 +56,17 @@ def _log2(b: Builder, op: Operation) -> Value:
     return b.value("arith.div", b.value("math.log", x), _splat(b, math.log(2.0), x))
 
 
-def _pow(b: Builder, op: Operation) -> Value:
-    base, exponent = op.operands
-    return b.value("math.exp2", b.value("arith.mul", exponent, b.value("math.log2", base)))
-
-
 def _select_by(pred: str) -> Callable[[Builder, Operation], Value]:
     def expand(b: Builder, op: Operation) -> Value:
         x, y = op.operands
         return b.value("select.where", b.value("arith.cmp", x, y, pred=pred), x, y)
 
     return expand
+
+
+def _isnan(b: Builder, op: Operation) -> Value:
+    (x,) = op.operands
+    return b.value("arith.cmp", x, x, pred="ne")
 
 
 def _abs(b: Builder, op: Operation) -> Value:
@@ -102,10 +103,14 @@ DECOMPOSITIONS: dict[str, Decomposition] = {
     "math.exp2": _entry(_exp2, "arith.constant", "arith.mul", "math.exp"),
     "math.log": _entry(_log, "arith.constant", "arith.mul", "math.log2"),
     "math.log2": _entry(_log2, "arith.constant", "arith.div", "math.log"),
-    "math.pow": _entry(_pow, "arith.mul", "math.exp2", "math.log2"),
+    **{
+        name: _entry(getattr(math_decompositions, name.split(".")[1]), *produces)
+        for name, produces in math_decompositions.PRODUCES.items()
+    },
     "math.abs": _entry(_abs, "arith.constant", "arith.cmp", "arith.neg", "select.where"),
     "arith.max": _entry(_select_by("gt"), "arith.cmp", "select.where"),
     "arith.min": _entry(_select_by("lt"), "arith.cmp", "select.where"),
+    "math.isnan": _entry(_isnan, "arith.cmp"),
     "arith.neg": _entry(_neg, "arith.constant", "arith.sub"),
     "linalg.dot": _entry(
         _dot, "arith.cast", "tile.expand_dims", "tile.broadcast", "arith.mul", "reduce.sum"

@@ -95,7 +95,7 @@ DISGUISES = [
     # op names outside the closed registry
     ("LWA005", 'def fuse(b, q, k, v):\n    return b.create("nt.flash_attention", q, k, v)'),
     ("LWA005", 'FUSED = "fused." + "attention"'),
-    ("LWA005", 'def f(b, x):\n    return b.create("math.tanh", x)'),
+    ("LWA005", 'def f(b, x):\n    return b.create("math.lgamma", x)'),
     ("LWA005", 'def f(b, x):\n    return b.create("linalg.matmul", x)'),
     # backend-name flags in shared code
     ("LWA006", 'def f(target):\n    if target.name == "cuda":\n        return 1'),

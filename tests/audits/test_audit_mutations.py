@@ -22,7 +22,7 @@ from audits.op_registry import load_registry_ops
 FIXTURE_CONFIG = load_config(FIXTURE_PROJECT / "pyproject.toml")
 REPOSITORY_CONFIG = load_config(REPOSITORY / "pyproject.toml")
 BACKEND_SPECIFIC = frozenset({"LWA006"})  # a backend's own folder may name its backend
-UNREGISTERED_OP = 'legal = "math.tanh"\n'  # only a configured op registry tells it is not an op
+UNREGISTERED_OP = 'legal = "math.lgamma"\n'  # only a configured op registry tells it is not an op
 
 # (host, its configuration, codes or plants its configuration does not apply to)
 HOSTS = [

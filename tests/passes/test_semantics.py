@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from compiler.ir import parse_kernel
+from compiler.ir.registry import OPS
+from compiler.ir.types import TileType
 from compiler.passes import PassContext, PassManager, parse_pipeline
 from compiler.passes.decompositions import DECOMPOSITIONS
 
@@ -59,8 +61,9 @@ kernel @unary(%x: buffer<f32>, %y: buffer<f32>, %z: buffer<f32>) {{
   %i = tile.arange() {{size = 16}} : tile<index[16]>
   %a = mem.load(%x, %i) : tile<f32[16]>
   %b = mem.load(%y, %i) : tile<f32[16]>
-  %r = {op}({operands}) : tile<f32[16]>
-  mem.store(%z, %i, %r)
+  %r = {op}({operands}) : tile<{result}[16]>
+  %s = arith.cast(%r) {{dtype = "f32"}} : tile<f32[16]>
+  mem.store(%z, %i, %s)
 }}
 """
 
@@ -144,7 +147,8 @@ def test_the_default_passes_keep_it_too(make_target, interpret):
 @pytest.mark.parametrize("name", UNARY_OPS)
 def test_each_decomposition_computes_what_the_op_does(name, make_target, interpret):
     operands = "%a, %b" if name in ("math.pow", "arith.max", "arith.min") else "%a"
-    text = UNARY.format(op=name, operands=operands)
+    result = OPS[name].infer([TileType("f32", (16,))] * operands.count("%"), {})[0].dtype
+    text = UNARY.format(op=name, operands=operands, result=result)
     rng = np.random.default_rng(2)
     low = 0.25 if name in POSITIVE_ONLY else -2.0
     args = {k: rng.uniform(low, 2.0, 16).astype(np.float32) for k in ("x", "y", "z")}
@@ -170,7 +174,7 @@ def test_decomposed_dot_matches_matmul(make_target, interpret):
 
 
 def test_widening_computes_what_the_narrow_op_does(make_target, interpret):
-    text = UNARY.format(op="math.exp", operands="%a").replace("f32", "f16")
+    text = UNARY.format(op="math.exp", operands="%a", result="f32").replace("f32", "f16")
     target = make_target(operand_dtypes={"math.exp": frozenset({"f32"})})
     rng = np.random.default_rng(4)
     args = {k: rng.uniform(-2.0, 2.0, 16).astype(np.float16) for k in ("x", "y", "z")}

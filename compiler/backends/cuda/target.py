@@ -15,7 +15,15 @@ import re
 
 from compiler.backends.cuda.syntax import CUDA_SYNTAX
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import INFIX, MATH, MATH_DTYPES, OPERAND_DTYPES, compare, infix
+from compiler.backends.operators import (
+    INFIX,
+    LIBM_MATH,
+    MATH,
+    MATH_DTYPES,
+    OPERAND_DTYPES,
+    compare,
+    infix,
+)
 from compiler.backends.target import OpText, Target
 
 _INFIX = {
@@ -50,8 +58,9 @@ def _alloc(op: OpText) -> str:
 
 SPELLING = {
     **infix(_INFIX),
-    **{name: f"{name.split('.')[1]}({{0}})" for name in MATH},
+    **{name: f"{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
     "math.pow": "pow({0}, {1})",
+    "math.isnan": "isnan({0})",
     "arith.max": "({0} > {1} ? {0} : {1})",
     "arith.min": "({0} < {1} ? {0} : {1})",
     "arith.neg": "-{0}",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import MATH, MATH_DTYPES, OPERAND_DTYPES
+from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
@@ -33,9 +33,10 @@ def _alloc(op: OpText) -> str:
 
 SPELLING = {
     **TIR_SPELLING,
-    **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH},
+    **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
     "math.abs": "T.max({0}, -{0})",  # T.abs of a float is tirx.fabs, which the C target lacks
     "math.pow": "T.pow({0}, {1})",
+    "math.isnan": "T.isnan({0})",
     "arith.not": "T.Not({0})",
     "arith.constant": "{name} = {result_dtype}({value})",  # a Let, also inside the kernel
     "arith.cast": "T.Cast({dtype}, {0})",

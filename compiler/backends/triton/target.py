@@ -41,6 +41,7 @@ SPELLING = {
     "arith.not": "~{0}",
     "arith.constant": "tl.full({result_shape}, {value}, {result_dtype})",
     "arith.cmp": compare,
+    "math.isnan": "{0} != {0}",
     "arith.cast": "{0}.to({dtype})",
     "select.where": "tl.where({0}, {1}, {2})",
     "linalg.dot": 'tl.dot({0}, {1}, input_precision="ieee", out_dtype={dtype})',

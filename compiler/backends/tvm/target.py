@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import MATH, OPERAND_DTYPES
+from compiler.backends.operators import LIBM_MATH, MATH, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
@@ -32,7 +32,8 @@ def _alloc(op: OpText) -> str:
 
 SPELLING = {
     **TIR_SPELLING,
-    **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH},
+    **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
+    "math.isnan": "T.isnan({0})",
     "arith.not": _not,
     "arith.constant": "T.{result_dtype}({value})",
     "arith.cast": 'T.Cast("{dtype}", {0})',

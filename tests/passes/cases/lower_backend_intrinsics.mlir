@@ -25,7 +25,8 @@ kernel @intrinsics(%x: buffer<f32>) {
 // CHECK-NEXT: %13 = select.where(%11, %12, %9) : f32
 // CHECK-NEXT: mem.store(%x, %0, %13)
 // -----
-// A chain: the target lacks math.pow and math.log2, so pow's log2 becomes log / ln 2.
+// A chain: the target lacks math.pow and math.log2, so pow's log2 (taken in f64, of |x|) becomes
+// log / ln 2.
 // RUN: ssa.lower_backend_intrinsics
 // TARGET: -math.pow -math.log2
 kernel @chain(%x: buffer<f32>) {
@@ -34,11 +35,13 @@ kernel @chain(%x: buffer<f32>) {
   %p = math.pow(%v, %v) : f32
   mem.store(%x, %zero, %p)
 }
-// CHECK: %2 = math.log(%1) : f32
-// CHECK-NEXT: %3 = arith.constant() {value = 0.6931471824645996} : f32
-// CHECK-NEXT: %4 = arith.div(%2, %3) : f32
-// CHECK-NEXT: %5 = arith.mul(%1, %4) : f32
-// CHECK-NEXT: %6 = math.exp2(%5) : f32
+// CHECK: %2 = arith.cast(%1) {dtype = "f64"} : f64
+// CHECK: %4 = math.abs(%2) : f64
+// CHECK-NEXT: %5 = math.log(%4) : f64
+// CHECK-NEXT: %6 = arith.constant() {value = 0.6931471805599453} : f64
+// CHECK-NEXT: %7 = arith.div(%5, %6) : f64
+// CHECK-NEXT: %8 = arith.mul(%3, %7) : f64
+// CHECK-NEXT: %9 = math.exp2(%8) : f64
 // CHECK-NOT: math.log2
 // -----
 // An illegal op without a generic rewrite is an error naming the op and the target.

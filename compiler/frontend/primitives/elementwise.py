@@ -1,0 +1,248 @@
+"""Elementwise primitives: Triton's math, casts, selection, and `libdevice` functions composed from
+the math ops every target has (so no target needs a library of its own)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from compiler.errors import CompileError
+from compiler.frontend.arith import Arith
+from compiler.frontend.dtypes import ir_dtype
+from compiler.ir.core import Value
+from compiler.ir.types import is_float
+
+
+def _unary(op_name: str) -> Callable:
+    def lower(arith: Arith, x: object) -> Value:
+        return arith.unary(op_name, x)
+
+    return lower
+
+
+def _binary(op_name: str) -> Callable:
+    def lower(arith: Arith, x: object, y: object, propagate_nan: object = None) -> object:
+        return arith.binary(op_name, x, y)
+
+    return lower
+
+
+def _float(arith: Arith, x: object) -> Value:
+    """`x` as a floating-point value (integers widen to f32, as Triton's math does)."""
+    x = arith.as_value(x)
+    return x if is_float(x.type.dtype) else arith.cast(x, "f32")
+
+
+def cast(
+    arith: Arith, input: object, dtype: str, fp_downcast_rounding: object = None, bitcast=False
+) -> Value:
+    if bitcast:
+        raise CompileError("ntl.cast(..., bitcast=True) is not supported; cast by value")
+    return arith.cast(arith.as_value(input), ir_dtype(dtype))
+
+
+def where(arith: Arith, condition: object, x: object, y: object) -> object:
+    return arith.where(condition, x, y)
+
+
+def sigmoid(arith: Arith, x: object) -> Value:
+    e = arith.unary("math.exp", arith.binary("arith.sub", 0.0, _float(arith, x)))
+    return arith.binary("arith.div", 1.0, arith.binary("arith.add", 1.0, e))
+
+
+def clamp(arith: Arith, x: object, min: object, max: object, propagate_nan: object = None):
+    return arith.binary("arith.min", arith.binary("arith.max", x, min), max)
+
+
+def fma(arith: Arith, x: object, y: object, z: object) -> object:
+    return arith.binary("arith.add", arith.binary("arith.mul", x, y), z)
+
+
+def cdiv(arith: Arith, x: object, div: object) -> object:
+    return arith.binary(
+        "arith.idiv", arith.binary("arith.add", x, arith.binary("arith.sub", div, 1)), div
+    )
+
+
+def _exp_pair(arith: Arith, x: object) -> tuple[Value, Value]:
+    x = _float(arith, x)
+    return arith.unary("math.exp", x), arith.unary("math.exp", arith.b.value("arith.neg", x))
+
+
+def cosh(arith: Arith, arg0: object) -> Value:
+    up, down = _exp_pair(arith, arg0)
+    return arith.binary("arith.mul", arith.binary("arith.add", up, down), 0.5)
+
+
+def sinh(arith: Arith, arg0: object) -> Value:
+    up, down = _exp_pair(arith, arg0)
+    return arith.binary("arith.mul", arith.binary("arith.sub", up, down), 0.5)
+
+
+def acosh(arith: Arith, arg0: object) -> Value:
+    x = _float(arith, arg0)
+    root = arith.unary("math.sqrt", arith.binary("arith.sub", arith.binary("arith.mul", x, x), 1.0))
+    return arith.unary("math.log", arith.binary("arith.add", x, root))
+
+
+def asinh(arith: Arith, arg0: object) -> Value:
+    x = _float(arith, arg0)
+    size = arith.unary("math.abs", x)
+    root = arith.unary("math.sqrt", arith.binary("arith.add", arith.binary("arith.mul", x, x), 1.0))
+    magnitude = arith.unary("math.log", arith.binary("arith.add", size, root))
+    return arith.where(
+        arith.compare("lt", x, 0.0), arith.b.value("arith.neg", magnitude), magnitude
+    )
+
+
+def atanh(arith: Arith, arg0: object) -> Value:
+    x = _float(arith, arg0)
+    ratio = arith.binary(
+        "arith.div", arith.binary("arith.add", 1.0, x), arith.binary("arith.sub", 1.0, x)
+    )
+    return arith.binary("arith.mul", arith.unary("math.log", ratio), 0.5)
+
+
+def log1p(arith: Arith, arg0: object) -> Value:
+    """log(1 + x) without losing small x: log(u) * x / (u - 1) with u = 1 + x (Goldberg)."""
+    x = _float(arith, arg0)
+    u = arith.binary("arith.add", x, 1.0)
+    scaled = arith.binary(
+        "arith.div",
+        arith.binary("arith.mul", arith.unary("math.log", u), x),
+        arith.binary("arith.sub", u, 1.0),
+    )
+    return arith.where(arith.compare("eq", u, 1.0), x, scaled)
+
+
+def expm1(arith: Arith, arg0: object) -> Value:
+    """exp(x) - 1 without losing small x: (u - 1) * x / log(u) with u = exp(x) (Kahan)."""
+    x = _float(arith, arg0)
+    u = arith.unary("math.exp", x)
+    direct = arith.binary("arith.sub", u, 1.0)
+    scaled = arith.binary(
+        "arith.div", arith.binary("arith.mul", direct, x), arith.unary("math.log", u)
+    )
+    large = arith.compare("gt", arith.unary("math.abs", x), 0.5)
+    return arith.where(arith.compare("eq", u, 1.0), x, arith.where(large, direct, scaled))
+
+
+def tan(arith: Arith, arg0: object) -> Value:
+    x = _float(arith, arg0)
+    return arith.binary("arith.div", arith.unary("math.sin", x), arith.unary("math.cos", x))
+
+
+def asin(arith: Arith, arg0: object) -> Value:
+    x = _float(arith, arg0)
+    cosine = arith.unary(
+        "math.sqrt", arith.binary("arith.sub", 1.0, arith.binary("arith.mul", x, x))
+    )
+    return _atan2(arith, x, cosine)
+
+
+def acos(arith: Arith, arg0: object) -> Value:
+    return arith.binary("arith.sub", math.pi / 2, asin(arith, arg0))
+
+
+def _atan2(arith: Arith, y: Value, x: Value) -> Value:
+    """atan2 from atan: the quadrant from the signs of x and y."""
+    base = arith.unary("math.atan", arith.binary("arith.div", y, x))
+    turn = arith.where(arith.compare("lt", y, 0.0), -math.pi, math.pi)
+    shifted = arith.where(arith.compare("lt", x, 0.0), arith.binary("arith.add", base, turn), base)
+    on_axis = arith.where(arith.compare("lt", y, 0.0), -math.pi / 2, math.pi / 2)
+    return arith.where(arith.compare("eq", x, 0.0), on_axis, shifted)
+
+
+def atan2(arith: Arith, arg0: object, arg1: object) -> Value:
+    return _atan2(arith, _float(arith, arg0), _float(arith, arg1))
+
+
+def exp10(arith: Arith, arg0: object) -> Value:
+    return arith.unary("math.exp2", arith.binary("arith.mul", _float(arith, arg0), math.log2(10.0)))
+
+
+def log10(arith: Arith, arg0: object) -> Value:
+    return arith.binary("arith.mul", arith.unary("math.log2", arg0), math.log10(2.0))
+
+
+def trunc(arith: Arith, arg0: object) -> Value:
+    x = _float(arith, arg0)
+    down, up = arith.unary("math.floor", x), arith.unary("math.ceil", x)
+    return arith.where(arith.compare("lt", x, 0.0), up, down)
+
+
+def _round_from(arith: Arith, x: Value, away: Callable[[Value, Value], Value]) -> Value:
+    """trunc(x) plus a step of sign(x) where `away(|x - trunc(x)|, trunc(x))` says so; exact,
+    since x - trunc(x) is representable."""
+    whole = trunc(arith, x)
+    rest = arith.unary("math.abs", arith.binary("arith.sub", x, whole))
+    step = arith.where(arith.compare("lt", x, 0.0), -1.0, 1.0)
+    return arith.where(away(rest, whole), arith.binary("arith.add", whole, step), whole)
+
+
+def round(arith: Arith, arg0: object) -> Value:  # noqa: A001 - libdevice's name
+    """Halves away from zero, as libdevice's `round`."""
+    return _round_from(arith, _float(arith, arg0), lambda rest, _: arith.compare("ge", rest, 0.5))
+
+
+def nearbyint(arith: Arith, arg0: object) -> Value:
+    """Halves to even, as `rint`/`nearbyint` in the default rounding mode."""
+
+    def away(rest: Value, whole: Value) -> Value:
+        half = arith.compare("eq", rest, 0.5)
+        odd = arith.compare(
+            "ne",
+            arith.binary(
+                "arith.sub",
+                whole,
+                arith.binary(
+                    "arith.mul",
+                    arith.unary("math.floor", arith.binary("arith.mul", whole, 0.5)),
+                    2.0,
+                ),
+            ),
+            0.0,
+        )
+        return arith.binary(
+            "arith.or", arith.compare("gt", rest, 0.5), arith.binary("arith.and", half, odd)
+        )
+
+    return _round_from(arith, _float(arith, arg0), away)
+
+
+def isnan(arith: Arith, arg0: object) -> Value:
+    return arith.b.value("math.isnan", _float(arith, arg0))
+
+
+def isinf(arith: Arith, arg0: object) -> Value:
+    return arith.compare("eq", arith.unary("math.abs", arg0), math.inf)
+
+
+def pow(arith: Arith, arg0: object, arg1: object) -> Value:  # noqa: A001 - libdevice's name
+    base = _float(arith, arg0)
+    return arith.b.value(
+        "math.pow",
+        *arith.unify(base, _float(arith, arg1) if isinstance(arg1, Value) else float(arg1)),
+    )
+
+
+PRIMITIVES: dict[str, Callable] = {
+    **{
+        name: _unary(f"math.{name}")
+        for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")
+    },
+    **{name: _unary(f"math.{name}") for name in ("floor", "ceil", "erf", "tanh", "atan")},
+    "fabs": _unary("math.abs"),
+    "sqrt_rn": _unary("math.sqrt"),
+    "maximum": _binary("arith.max"),
+    "minimum": _binary("arith.min"),
+    "fmax": _binary("arith.max"),
+    "fmin": _binary("arith.min"),
+    **{
+        f.__name__: f
+        for f in (cast, where, sigmoid, clamp, fma, cdiv, cosh, sinh, acosh, asinh, atanh, log1p)
+    },
+    **{f.__name__: f for f in (expm1, tan, asin, acos, atan2, exp10, log10, trunc, round)},
+    **{f.__name__: f for f in (nearbyint, isnan, isinf, pow)},
+    "rint": nearbyint,
+}

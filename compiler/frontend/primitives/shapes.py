@@ -1,0 +1,74 @@
+"""Primitives that make tiles or rearrange their dims: `zeros`, `full`, `arange`, `trans`,
+`permute`, `reshape`, `broadcast_to`, `expand_dims`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from compiler.errors import CompileError
+from compiler.frontend.arith import Arith
+from compiler.frontend.dtypes import ir_dtype
+from compiler.frontend.symbols import next_power_of_two
+from compiler.ir.core import Value
+
+
+def _tile_shape(shape: tuple) -> tuple:
+    """Int dims round up to a power of two, as the tiles they size do (masks cover the rest)."""
+    return tuple(next_power_of_two(d) if isinstance(d, int) else d for d in shape)
+
+
+def _dims(dims: tuple) -> tuple:
+    """Triton takes dims either as one sequence or spread out: `f(x, (1, 0))` or `f(x, 1, 0)`."""
+    if len(dims) == 1 and isinstance(dims[0], tuple | list):
+        return tuple(dims[0])
+    return tuple(dims)
+
+
+def full(arith: Arith, shape: tuple, value: object, dtype: str) -> Value:
+    return arith.constant(value, ir_dtype(dtype), _tile_shape(tuple(shape)))
+
+
+def zeros(arith: Arith, shape: tuple, dtype: str) -> Value:
+    return full(arith, shape, 0, dtype)
+
+
+def arange(arith: Arith, start: int, end: int) -> Value:
+    if not (isinstance(start, int) and isinstance(end, int)) or end <= start:
+        raise CompileError(f"ntl.arange({start}, {end}) needs compile-time ints with start < end")
+    index = arith.b.value("tile.arange", size=end - start)
+    return arith.binary("arith.add", index, start) if start else index
+
+
+def permute(arith: Arith, input: object, *dims: int) -> Value:
+    x = arith.as_value(input)
+    perm = [d % len(x.type.shape) for d in _dims(dims)]
+    return arith.b.value("tile.trans", x, perm=perm)
+
+
+def trans(arith: Arith, input: object, *dims: int) -> Value:
+    x = arith.as_value(input)
+    return permute(arith, x, *(_dims(dims) or range(len(x.type.shape))[::-1]))
+
+
+def reshape(arith: Arith, input: object, *shape: int, can_reorder=False) -> Value:
+    return arith.b.value(
+        "tile.reshape", arith.as_value(input), shape=list(_tile_shape(_dims(shape)))
+    )
+
+
+def broadcast_to(arith: Arith, input: object, *shape: int) -> Value:
+    return arith.b.broadcast_to(arith.as_value(input), _tile_shape(_dims(shape)))
+
+
+def expand_dims(arith: Arith, input: object, axis) -> Value:
+    x = arith.as_value(input)
+    for ax in sorted(axis if isinstance(axis, tuple | list) else (axis,)):
+        x = arith.b.value("tile.expand_dims", x, axis=ax % (len(x.type.shape) + 1))
+    return x
+
+
+PRIMITIVES: dict[str, Callable] = {
+    **{f.__name__: f for f in (full, zeros, arange, permute, trans, reshape, broadcast_to)},
+    "expand_dims": expand_dims,
+    "view": reshape,
+}

@@ -1,0 +1,205 @@
+"""The ntl primitives NineToothed libraries use (Triton's language and libdevice), compiled for each
+backend and run on this machine against torch: ragged row counts, NaN-poisoned outputs, Triton's
+keyword arguments."""
+
+import math
+
+import pytest
+import torch
+
+import compiler.dsl as ninetoothed
+import compiler.dsl.language as ntl
+from compiler.backends import TARGETS
+from compiler.dsl import Tensor
+from compiler.dsl.language import libdevice
+
+ROWS, COLS = 37, 16  # rows ragged against the block of 4; a row is one whole tile
+
+
+def arrange(x, y, out):
+    def tiles(t):
+        return t.tile((4, COLS)) if t.ndim == 2 else t.tile((4,))
+
+    return tiles(x), tiles(y), tiles(out)
+
+
+def inputs(seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(ROWS, COLS, generator=g, dtype=torch.float64).float()
+    halves = torch.randint(-24, 24, (ROWS, COLS), generator=g).float() / 4
+    return x, halves
+
+
+def elementwise(function):
+    def application(x, y, out):
+        out = function(x, y)  # noqa: F841
+
+    application.__name__ = function.__name__
+    return application
+
+
+def _floor(x, y):
+    return ntl.floor(x * 3.0) + ntl.ceil(y)
+
+
+def _erf_tanh_atan(x, y):
+    return ntl.erf(x) + libdevice.tanh(x * 2.0) + libdevice.atan(x * 3.0)
+
+
+def _hyperbolic(x, y):
+    return libdevice.cosh(x) + libdevice.acosh(ntl.abs(x) + 1.5) + libdevice.asinh(x) * 0.5
+
+
+def _inverse(x, y):
+    small = ntl.minimum(ntl.maximum(x * 0.4, -0.9), 0.9)
+    return libdevice.atanh(small) + libdevice.asin(small) + libdevice.acos(small) * 0.25
+
+
+def _small_arguments(x, y):
+    return libdevice.log1p(x * 1e-3) * 1e3 + libdevice.expm1(x * 1e-3) * 1e3 + libdevice.tan(x)
+
+
+def _logs(x, y):
+    return libdevice.exp10(x * 0.5) + libdevice.log10(ntl.abs(x) + 0.1) + libdevice.atan2(x, y)
+
+
+def _rounding(x, y):
+    return libdevice.round(y) * 100.0 + libdevice.nearbyint(y) * 10.0 + libdevice.trunc(y)
+
+
+def _pow(x, y):
+    return libdevice.pow(y, ntl.floor(x * 2.0)) + libdevice.pow(ntl.abs(x), y)
+
+
+def _clamp_fma(x, y):
+    return ntl.fma(ntl.clamp(x, -0.5, 0.5), y, 1.0)
+
+
+def _dtype_at_compile_time(x, y):
+    if x.dtype == ntl.float32 and x.dtype.is_floating() and x.dtype != ntl.float16:
+        return x.to(ntl.float64).to(ntl.float32) + 1.0
+    return x
+
+
+def _nan_tests(x, y):
+    nan = ntl.where(y > 3.0, float("nan"), x)
+    inf = ntl.where(y < -3.0, float("inf"), x)
+    return ntl.where(libdevice.isnan(nan), 1.0, 0.0) + ntl.where(libdevice.isinf(inf), 2.0, 0.0)
+
+
+def _reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    x, y = x.double(), y.double()
+    small = (x * 0.4).clamp(-0.9, 0.9)
+    return {
+        "_floor": lambda: torch.floor(x * 3) + torch.ceil(y),
+        "_erf_tanh_atan": lambda: torch.erf(x) + torch.tanh(x * 2) + torch.atan(x * 3),
+        "_hyperbolic": lambda: torch.cosh(x) + torch.acosh(x.abs() + 1.5) + torch.asinh(x) * 0.5,
+        "_inverse": lambda: torch.atanh(small) + torch.asin(small) + torch.acos(small) * 0.25,
+        "_small_arguments": lambda: (
+            torch.log1p(x * 1e-3) * 1e3 + torch.expm1(x * 1e-3) * 1e3 + torch.tan(x)
+        ),
+        "_logs": lambda: 10 ** (x * 0.5) + torch.log10(x.abs() + 0.1) + torch.atan2(x, y),
+        "_rounding": lambda: (
+            torch.sign(y) * torch.floor(y.abs() + 0.5) * 100 + torch.round(y) * 10 + torch.trunc(y)
+        ),
+        "_pow": lambda: torch.pow(y, torch.floor(x * 2)) + torch.pow(x.abs(), y),
+        "_clamp_fma": lambda: x.clamp(-0.5, 0.5) * y + 1,
+        "_dtype_at_compile_time": lambda: x + 1,
+        "_nan_tests": lambda: (y > 3).double() + (y < -3).double() * 2,
+    }[name]()
+
+
+ELEMENTWISE = [_floor, _erf_tanh_atan, _hyperbolic, _inverse, _small_arguments, _logs, _rounding]
+ELEMENTWISE += [_pow, _clamp_fma, _dtype_at_compile_time, _nan_tests]
+
+
+def _run(application, backend, x, y, out):
+    kernel = ninetoothed.make(
+        arrange,
+        application,
+        (Tensor(2), Tensor(2), Tensor(out.ndim)),
+        backend=backend,
+        device="cpu",
+    )
+    kernel(x, y, out)
+    return out
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+@pytest.mark.parametrize("function", ELEMENTWISE, ids=lambda f: f.__name__.strip("_"))
+def test_elementwise(function, backend):
+    x, y = inputs(seed=len(function.__name__))
+    out = torch.full((ROWS, COLS), math.nan)
+    _run(elementwise(function), backend, x, y, out)
+    expected = _reference(function.__name__, x, y).float()
+    torch.testing.assert_close(out, expected, rtol=2e-4, atol=2e-4, equal_nan=True)
+
+
+def sum_keep_dims(x, y, out):
+    out = ntl.sum(x, axis=1, keep_dims=True) + x.sum(1)[:, None] * 0.0 - y * 0.0  # noqa: F841
+
+
+def arg_extremes(x, y, out):
+    value, index = ntl.max(x, 1, return_indices=True)
+    out = index * 100 + ntl.argmin(x, axis=1) + value * 0.0  # noqa: F841
+
+
+def cumulative(x, y, out):
+    out = ntl.cumsum(x, axis=1) + ntl.cumsum(y, 1, reverse=True) * 10.0  # noqa: F841
+
+
+def sorted_rows(x, y, out):
+    out = ntl.sort(x, 1) + ntl.sort(y, dim=1, descending=True) * 10.0  # noqa: F841
+
+
+def flipped_and_gathered(x, y, out):
+    columns = ntl.arange(0, 16)[None, :]
+    index = (columns * 7) % 16 + ntl.zeros((4, 16), dtype=ntl.int32)
+    out = ntl.flip(x, 1) + ntl.gather(y, index, 1) * 10.0  # noqa: F841
+
+
+def _row_reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    x, y = x.double(), y.double()
+    columns = torch.arange(COLS)
+    return {
+        "sum_keep_dims": lambda: x.sum(1, keepdim=True) + 0 * y,
+        "arg_extremes": lambda: (x.argmax(1) * 100 + x.argmin(1)).double(),
+        "cumulative": lambda: x.cumsum(1) + y.flip(1).cumsum(1).flip(1) * 10,
+        "sorted_rows": lambda: x.sort(1).values + y.sort(1, descending=True).values * 10,
+        "flipped_and_gathered": lambda: x.flip(1) + y[:, (columns * 7) % 16] * 10,
+    }[name]()
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+@pytest.mark.parametrize(
+    "application", [sum_keep_dims, arg_extremes, cumulative, sorted_rows, flipped_and_gathered]
+)
+def test_along_axis(application, backend):
+    x, y = inputs(seed=len(application.__name__))
+    expected = _row_reference(application.__name__, x, y).float()
+    out = torch.full(expected.shape, math.nan)
+    _run(application, backend, x, y, out)
+    torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-4)
+
+
+def dot_keywords(x, y, out):
+    acc = ntl.full((4, 4), 1.0, dtype=ntl.float32)
+    product = ntl.dot(x, ntl.trans(y), acc=acc, input_precision="ieee", out_dtype=ntl.float32)
+    out = product + ntl.dot(x, ntl.permute(y, (1, 0)), allow_tf32=False)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_dot_keywords(backend):
+    """Each program multiplies its 4 rows of x by the transpose of its 4 rows of y."""
+    x, y = (t[:36] for t in inputs(seed=3))  # whole blocks: every product has 4 rows
+    out = torch.full((36, 4), math.nan)
+
+    def arrangement(x, y, out):
+        return x.tile((4, COLS)), y.tile((4, COLS)), out.tile((4, 4))
+
+    tensors = (Tensor(2), Tensor(2), Tensor(2))
+    ninetoothed.make(arrangement, dot_keywords, tensors, backend=backend)(x, y, out)
+    expected = torch.cat(
+        [2 * xb @ yb.T + 1 for xb, yb in zip(x.double().split(4), y.double().split(4), strict=True)]
+    )
+    torch.testing.assert_close(out, expected.float(), rtol=1e-5, atol=1e-4)
