@@ -69,3 +69,11 @@ gpu-bench: install
 # bench/results/compile_time.md. `make bench ARGS="--repeat 9 --kernel matmul"` passes options.
 bench: install
 	TRITON_INTERPRET=1 $(PY) bench/compile_time.py $(ARGS)
+
+# A NineToothed library's own tests with ninetoothed bound to this compiler, per backend, on the
+# CPU: `make compat [CORPUS=DIR_OR_TARBALL] [BACKEND=triton|...|reference|all] [ARGS="--sample 3
+# --jobs 2 --timeout 120 --resume"]`; writes bench/results/compat.md and compat.json.
+.PHONY: compat
+compat: install
+	TRITON_INTERPRET=1 $(PY) -m compiler.compat $(if $(CORPUS),--corpus $(CORPUS)) \
+		$(if $(BACKEND),--backend $(BACKEND)) $(ARGS)

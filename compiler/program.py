@@ -7,6 +7,7 @@ import runpy
 import sys
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 import compiler.dsl
 from compiler.errors import CompileError
@@ -14,9 +15,21 @@ from compiler.frontend.handle import KernelHandle, make
 from compiler.suite.loader import load_program
 
 
+def ninetoothed_for(backend: str = "triton") -> ModuleType:
+    """`compiler.dsl` as a module named `ninetoothed` whose `make` and `jit` compile for
+    `backend` unless a call says otherwise."""
+    module = ModuleType("ninetoothed", compiler.dsl.__doc__)
+    module.__dict__.update(
+        (name, value) for name, value in vars(compiler.dsl).items() if not name.startswith("__")
+    )
+    module.make = functools.partial(compiler.dsl.make, backend=backend)
+    module.jit = functools.partial(compiler.dsl.jit, backend=backend)
+    return module
+
+
 @contextmanager
-def ninetoothed_bound():
-    bound = {"ninetoothed": compiler.dsl, "ninetoothed.language": compiler.dsl.language}
+def ninetoothed_bound(backend: str = "triton"):
+    bound = {"ninetoothed": ninetoothed_for(backend), "ninetoothed.language": compiler.dsl.language}
     saved = {name: sys.modules.get(name) for name in bound}
     sys.modules.update(bound)
     try:

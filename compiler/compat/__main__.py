@@ -1,0 +1,5 @@
+import sys
+
+from compiler.compat.runner import main
+
+sys.exit(main())

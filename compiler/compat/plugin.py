@@ -1,0 +1,183 @@
+"""The pytest plugin a compatibility run loads (`-p compiler.compat.plugin`).
+
+The runner sets it up through the environment, because the binding and the CPU hook must be in
+place before pytest imports the corpus's conftest:
+
+- `NTC_COMPAT_BACKEND`  a backend of this compiler, or `reference` for NineToothed itself
+- `NTC_COMPAT_ROOTS`    the corpus's import paths (os.pathsep-separated), which the CPU hook covers
+- `NTC_COMPAT_RECORDS`  the JSON-lines file each test's outcome is appended to
+- `NTC_COMPAT_TIMEOUT`  seconds one test may take (0: no limit)
+- `NTC_COMPAT_SAMPLE`   keep this many tests per test file, evenly spread (0: all)
+- `NTC_COMPAT_SKIP`     a JSON-lines file of outcomes already recorded: those tests are not rerun
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from compiler.compat import on_cpu
+from compiler.errors import CompileError
+
+REFERENCE = "reference"
+
+
+class TestTimeout(Exception):
+    """A test ran past the run's per-test time limit."""
+
+
+def _setting(name: str, default: str = "") -> str:
+    return os.environ.get(f"NTC_COMPAT_{name}", default)
+
+
+_KEPT: list = []
+
+
+def _bind() -> None:
+    roots = [Path(p) for p in _setting("ROOTS").split(os.pathsep) if p]
+    sys.path[:0] = [str(r) for r in roots]
+    on_cpu.install(roots)
+    backend = _setting("BACKEND", "triton")
+    if backend == REFERENCE:
+        from compiler.suite.reference_ninetoothed import cpu_driver
+
+        _KEPT.append(cpu_driver())  # for the whole run (kept: collecting it would restore Triton)
+        _KEPT[-1].__enter__()
+        return
+    import compiler.dsl
+    from compiler.program import ninetoothed_for
+
+    sys.modules["ninetoothed"] = ninetoothed_for(backend)
+    sys.modules["ninetoothed.language"] = compiler.dsl.language
+
+
+_bind()
+
+
+def _records() -> Path | None:
+    path = _setting("RECORDS")
+    return Path(path) if path else None
+
+
+def _write(record: dict) -> None:
+    path = _records()
+    if path is not None:
+        with path.open("a") as f:
+            f.write(json.dumps(record) + "\n")
+
+
+def _already_done() -> set[str]:
+    path = _setting("SKIP")
+    if not path or not Path(path).exists():
+        return set()
+    done = set()
+    for line in Path(path).read_text().splitlines():
+        record = json.loads(line)
+        if "nodeid" in record:
+            done.add(record["nodeid"])
+    return done
+
+
+def _spread(items: list, keep: int) -> list:
+    """`keep` items evenly spread over `items`, first and last included."""
+    if keep <= 0 or len(items) <= keep:
+        return items
+    if keep == 1:
+        return items[:1]
+    return [items[round(i * (len(items) - 1) / (keep - 1))] for i in range(keep)]
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected
+def pytest_collection_modifyitems(config, items):
+    done = _already_done()
+    by_file: dict[str, list] = {}
+    for item in items:
+        by_file.setdefault(item.nodeid.split("::")[0], []).append(item)
+    keep = int(_setting("SAMPLE", "0"))
+    chosen = [item for group in by_file.values() for item in _spread(group, keep)]
+    chosen = [item for item in chosen if item.nodeid not in done]
+    deselected = [item for item in items if item not in set(chosen)]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+    items[:] = chosen
+    _write({"collected": len(items), "backend": _setting("BACKEND", "triton")})
+
+
+def _on_alarm(signum, frame):
+    raise TestTimeout(f"took longer than the {_setting('TIMEOUT')} s limit of this run")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    limit = float(_setting("TIMEOUT", "0"))
+    if limit > 0:
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        yield
+    finally:
+        if limit > 0:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def _kind(excinfo) -> str:
+    """What went wrong: the compiler refused, the answer was wrong, time ran out, or it broke."""
+    if any(isinstance(e, TestTimeout) for e in _chain(excinfo.value)):
+        return "timeout"  # also when a library wraps it (Triton's interpreter does)
+    if excinfo.errisinstance(CompileError):
+        return "refused"
+    if excinfo.errisinstance(AssertionError) and _raised_in_test(excinfo):
+        return "mismatch"
+    return "crash"
+
+
+def _chain(error: BaseException):
+    while error is not None:
+        yield error
+        error = error.__cause__ or error.__context__
+
+
+def _raised_in_test(excinfo) -> bool:
+    """An assertion of the test itself (a comparison with torch), not one inside the library."""
+    last = excinfo.traceback[-1]
+    return Path(str(last.path)).name.startswith("test_")
+
+
+def _message(excinfo) -> str:
+    """The error's first line; for a bare `assert False` also the line that says what was false."""
+    lines = [line.strip() for line in str(excinfo.value).strip().splitlines() if line.strip()]
+    shown = " / ".join(lines[:2]) if lines and lines[0] == "assert False" else "".join(lines[:1])
+    return f"{excinfo.typename}: {shown}"[:300]
+
+
+_started: dict[str, float] = {}
+
+
+def pytest_runtest_logstart(nodeid, location):
+    _started[nodeid] = time.perf_counter()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    failed_setup = report.when == "setup" and report.outcome != "passed"
+    if report.when != "call" and not failed_setup:
+        return
+    record = {"nodeid": item.nodeid, "outcome": report.outcome}
+    if report.outcome == "skipped":
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        record["message"] = str(reason)[:300]
+    elif report.outcome == "failed" and call.excinfo is not None:
+        record.update(kind=_kind(call.excinfo), message=_message(call.excinfo))
+    record["seconds"] = round(
+        time.perf_counter() - _started.get(item.nodeid, time.perf_counter()), 3
+    )
+    _write(record)

@@ -1,0 +1,199 @@
+"""`python -m compiler.compat` (`make compat`): a NineToothed library's own tests, per backend.
+
+Each backend (and the reference, NineToothed 0.26 in Triton's interpreter) is a pytest run over
+the corpus's tests in fresh processes, split by test file across `--jobs` workers. Outcomes are
+appended as JSON lines to `build/compat/<corpus>/<backend>.jsonl` while the run goes; progress is
+printed from them; `--resume` keeps what a stopped run recorded. The report is written at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from compiler.backends.registry import TARGETS
+from compiler.compat import report
+from compiler.compat.corpus import PROJECT, Corpus, default_corpus, prepare
+from compiler.compat.plugin import REFERENCE
+from compiler.errors import CompileError
+
+RECORDS = PROJECT / "build" / "compat"
+REPORT = PROJECT / "bench" / "results" / "compat.md"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m compiler.compat",
+        description="Run a NineToothed library's own pytest suite with ninetoothed bound to this "
+        "compiler, per backend, on the CPU, and write a per-operator report.",
+    )
+    parser.add_argument(
+        "--corpus", help="a library folder (with tests/) or a tarball; default: ../shared/corpora"
+    )
+    parser.add_argument(
+        "--backend",
+        default="all",
+        help=f"one of {', '.join(sorted(TARGETS))}, {REFERENCE}, or all (the default: every "
+        "backend and the reference)",
+    )
+    parser.add_argument("--sample", type=int, default=0, help="run N tests per test file (0: all)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per test (0: none)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes per backend")
+    parser.add_argument("--resume", action="store_true", help="keep a stopped run's outcomes")
+    parser.add_argument("-k", dest="keyword", help="pytest -k expression selecting tests")
+    parser.add_argument("--report", default=str(REPORT), help="where the Markdown report goes")
+    parser.add_argument(
+        "--records", default=str(RECORDS), help="folder for the JSON-lines outcomes"
+    )
+    return parser
+
+
+def backends(choice: str) -> list[str]:
+    known = [REFERENCE, *sorted(TARGETS, key=_backend_order)]
+    if choice == "all":
+        return known
+    chosen = [b.strip() for b in choice.split(",")]
+    unknown = [b for b in chosen if b not in known]
+    if unknown:
+        raise CompileError(f"--backend {choice}: unknown {unknown}; choose from {', '.join(known)}")
+    return chosen
+
+
+def _backend_order(name: str) -> tuple:
+    return (name != "triton", name)
+
+
+def test_files(corpus: Corpus) -> list[Path]:
+    return sorted((corpus.root / "tests").glob("test_*.py"))
+
+
+def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records: Path) -> Path:
+    """One backend over the whole corpus; returns its records file."""
+    path = records / f"{backend}.jsonl"
+    previous = path.with_suffix(".done.jsonl")
+    if args.resume and path.exists():
+        with previous.open("a") as f:
+            f.write(path.read_text())
+    elif previous.exists():
+        previous.unlink()
+    path.unlink(missing_ok=True)
+    files = test_files(corpus)
+    shards = [files[i :: args.jobs] for i in range(args.jobs)]
+    workers = []
+    for index, shard in enumerate(s for s in shards if s):
+        shard_records = records / f"{backend}.{index}.part"
+        shard_records.unlink(missing_ok=True)
+        env = _environment(corpus, backend, args, shard_records, previous)
+        command = [sys.executable, "-m", "pytest", *map(str, shard), "-p", "compiler.compat.plugin"]
+        command += ["-q", "-p", "no:cacheprovider", "-p", "no:lowering_audit"]
+        command += ["--rootdir", str(corpus.root), "-c", str(_pytest_config(corpus))]
+        command += ["-k", args.keyword] if args.keyword else []
+        log = (records / f"{backend}.{index}.log").open("w")
+        process = subprocess.Popen(command, cwd=corpus.root, env=env, stdout=log, stderr=log)
+        workers.append((process, shard_records, log))
+    _follow(backend, workers)
+    with path.open("w") as out:
+        if previous.exists():
+            out.write(previous.read_text())
+        for _, shard_records, _ in workers:
+            if shard_records.exists():
+                out.write(shard_records.read_text())
+                shard_records.unlink()
+    previous.unlink(missing_ok=True)
+    return path
+
+
+def _pytest_config(corpus: Corpus) -> Path:
+    """The library's own pytest configuration, never one of a project it happens to sit in."""
+    for name in ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
+        if (corpus.root / name).is_file():
+            return corpus.root / name
+    return Path(os.devnull)
+
+
+def _environment(corpus: Corpus, backend: str, args, shard_records: Path, skip: Path) -> dict:
+    env = dict(os.environ)
+    env.update(
+        TRITON_INTERPRET="1",
+        PYTHONPATH=os.pathsep.join([str(PROJECT), *map(str, corpus.import_paths)]),
+        NTC_COMPAT_BACKEND=backend,
+        NTC_COMPAT_ROOTS=os.pathsep.join(map(str, corpus.import_paths)),
+        NTC_COMPAT_RECORDS=str(shard_records),
+        NTC_COMPAT_TIMEOUT=str(args.timeout),
+        NTC_COMPAT_SAMPLE=str(args.sample),
+        NTC_COMPAT_SKIP=str(skip),
+    )
+    return env
+
+
+PROGRESS_SECONDS = 15.0
+
+
+def _follow(backend: str, workers: list) -> None:
+    """Wait for the workers, printing the counts every PROGRESS_SECONDS while they change."""
+    started = time.monotonic()
+    shown, shown_at = None, started
+    while True:
+        running = any(p.poll() is None for p, _, _ in workers)
+        counts = _counts([r for _, r, _ in workers])
+        now = time.monotonic()
+        if not running or (counts != shown and now - shown_at >= PROGRESS_SECONDS):
+            print(report.progress_line(backend, counts, now - started), flush=True)
+            shown, shown_at = counts, now
+        if not running:
+            break
+        time.sleep(1.0)
+    for process, _, log in workers:
+        log.close()
+        if process.returncode not in (0, 1):  # 1: some test failed, which the records hold
+            print(f"  {backend}: a worker exited with {process.returncode}; see {log.name}")
+
+
+def _counts(paths: list[Path]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for path in paths:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if "collected" in record:
+                counts["total"] = counts.get("total", 0) + record["collected"]
+            else:
+                counts["done"] = counts.get("done", 0) + 1
+                counts[record["outcome"]] = counts.get(record["outcome"], 0) + 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        origin = args.corpus or default_corpus()
+        if origin is None:
+            raise CompileError(
+                "no corpus given and none in ../shared/corpora; pass --corpus DIR_OR_TARBALL "
+                "(make compat CORPUS=...)"
+            )
+        corpus = prepare(origin)
+        chosen = backends(args.backend)
+    except CompileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    records = Path(args.records) / corpus.name
+    records.mkdir(parents=True, exist_ok=True)
+    print(f"corpus {corpus.name} ({corpus.root}); {len(test_files(corpus))} test files")
+    for backend in chosen:
+        run_backend(corpus, backend, args, records)
+    columns = [b for b in backends("all") if (records / f"{b}.jsonl").exists()]
+    results = {b: report.load(records / f"{b}.jsonl") for b in columns}
+    target = Path(args.report)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(report.render(corpus, results, args))
+    outcomes = target.with_suffix(".json")
+    outcomes.write_text(report.outcomes_json(corpus, results))
+    print(f"wrote {target} and {outcomes}")
+    return 0

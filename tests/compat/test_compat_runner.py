@@ -1,0 +1,84 @@
+"""The compatibility runner on a tiny library of our own written for CUDA
+(tests/fixtures/compat_library): its tests run unchanged on the CPU, with `ninetoothed` bound to
+this compiler or to NineToothed itself, and each outcome lands in the records and the report."""
+
+import ast
+import json
+
+import pytest
+
+from compiler.compat import on_cpu, runner
+from compiler.compat.corpus import PROJECT, prepare
+
+LIBRARY = PROJECT / "tests" / "fixtures" / "compat_library"
+
+
+def rewritten(source: str) -> str:
+    return ast.unparse(on_cpu._OnCpu().visit(ast.parse(source)))
+
+
+def test_the_device_moves_to_the_cpu():
+    assert rewritten('x = torch.ones(3, device="cuda")') == "x = torch.ones(3, device='cpu')"
+    assert rewritten('t.to("cuda:1")') == "t.to('cpu')"
+    assert rewritten("ok = torch.cuda.is_available()") == "ok = True"
+    assert rewritten("y = x.cuda()") == "y = x.cpu()"
+    # Near misses stay: other strings, other calls, a `cuda` attribute that is not called.
+    assert rewritten('name = "cudagraph"; f(torch.cuda)') == "name = 'cudagraph'\nf(torch.cuda)"
+    assert rewritten("torch.cuda.device_count()") == "torch.cuda.device_count()"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Both columns once: our Triton backend and the reference."""
+    folder = tmp_path_factory.mktemp("compat")
+    argv = ["--corpus", str(LIBRARY), "--records", str(folder), "--timeout", "60"]
+    argv += ["--backend", "triton,reference", "--report", str(folder / "compat.md")]
+    assert runner.main(argv) == 0
+    return folder
+
+
+def records(folder, backend):
+    lines = (folder / "compat_library" / f"{backend}.jsonl").read_text().splitlines()
+    return {r["nodeid"].split("::")[1]: r for r in map(json.loads, lines) if "nodeid" in r}
+
+
+def test_each_outcome_is_recorded_with_its_kind(run):
+    ours = records(run, "triton")
+    assert [ours[f"test_scale[{n}]"]["outcome"] for n in (5, 64, 300)] == ["passed"] * 3
+    assert ours["test_double_is_wrong"]["kind"] == "mismatch"
+    refused = ours["test_cube_root"]
+    assert refused["kind"] == "refused" and "ntl.cbrt is not supported" in refused["message"]
+    assert ours["test_skipped_by_the_library"]["outcome"] == "skipped"
+    reference = records(run, "reference")
+    assert reference["test_scale[300]"]["outcome"] == "passed"
+    assert reference["test_double_is_wrong"]["kind"] == "mismatch"
+
+
+def test_the_report_judges_against_the_reference(run):
+    text = (run / "compat.md").read_text()
+    assert "| triton | 6 | 3 | 2 | 1 | 3/3 (100.0%) |" in text
+    assert "| scale | 3/2/1 | 3/2/1 |" in text or "| scale | 3/" in text
+    assert "refused: CompileError:" in text and "mismatch: AssertionError:" in text
+    outcomes = json.loads((run / "compat.json").read_text())["outcomes"]
+    assert outcomes["triton"]["tests/test_scale.py::test_scale[64]"] == "passed"
+
+
+def test_sample_and_resume(tmp_path):
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
+    argv += ["--report", str(tmp_path / "r.md"), "-k", "not double and not cube and not skipped"]
+    assert runner.main([*argv, "--sample", "1"]) == 0
+    assert list(records(tmp_path, "triton")) == ["test_scale[5]"]
+    assert runner.main([*argv, "--sample", "2", "--resume"]) == 0
+    assert list(records(tmp_path, "triton")) == ["test_scale[5]", "test_scale[300]"]
+
+
+def test_bad_corpus_and_backend_are_refused(tmp_path, capsys):
+    assert runner.main(["--corpus", str(tmp_path / "none")]) == 2
+    assert "not a folder or a tarball" in capsys.readouterr().err
+    assert runner.main(["--corpus", str(LIBRARY), "--backend", "cobol"]) == 2
+    assert "unknown ['cobol']" in capsys.readouterr().err
+
+
+def test_a_folder_corpus_is_read_in_place():
+    corpus = prepare(LIBRARY)
+    assert corpus.root == LIBRARY and corpus.import_paths == [LIBRARY, LIBRARY / "src"]
