@@ -369,6 +369,7 @@ def _per_dim_options(
 ) -> tuple[dict[str, Any], ...]:
     if options is None or isinstance(options, Mapping):
         return tuple(dict(options or {}) for _ in range(ndim))
+    options = tuple(options)  # any iterable, a generator included (NineToothed takes one)
     if len(options) != ndim:
         raise ValueError(
             f"shape_options has {len(options)} entries for {ndim} dimensions; give one dict "

@@ -14,7 +14,9 @@ from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.index_domain import Index, IndexDomain
 from compiler.frontend.symbols import bind, tile_dim
+from compiler.ir.builder import broadcast_shape
 from compiler.ir.core import Value
+from compiler.ir.types import TileType
 
 
 @dataclass(eq=False)
@@ -120,7 +122,11 @@ class Accessor:
         offsets: Index = 0
         for index, stride in zip(source_indices, ref.param.strides, strict=True):
             offsets = self.domain.add(offsets, self.domain.mul(index, stride))
-        shape = self.tile_shape(ref.param)[len(ref.indices) - _middle_count(ref.param) :]
+        fixed = ref.indices[_middle_count(ref.param) :]
+        shape = self.tile_shape(ref.param)[len(fixed) :]
+        indexed = [i.type for i in fixed if isinstance(i, Value) and i.type.shape]
+        if indexed:  # `x[offsets]` with a tile of indices: the access takes their shape
+            shape = broadcast_shape(*([TileType("index", shape)] if shape else []), *indexed)
         arith = self.domain.arith
         offsets = self.b.broadcast_to(arith.cast(arith.as_value(offsets), "index"), shape)
         if mask is None or mask is True:

@@ -11,7 +11,7 @@ from compiler.frontend.dtypes import promote
 from compiler.ir.builder import Builder, broadcast_shape
 from compiler.ir.core import Value
 from compiler.ir.registry import COMPARISONS
-from compiler.ir.types import is_float, is_integer
+from compiler.ir.types import BIT_WIDTHS, is_float, is_integer
 
 Scalar = bool | int | float
 Operand = Value | Scalar
@@ -38,13 +38,31 @@ _PYTHON_BINARY = {
     "arith.and": operator.and_,
     "arith.or": operator.or_,
     "arith.xor": operator.xor,
+    "arith.shl": operator.lshift,
+    "arith.shr": operator.rshift,
 }
 
 
 def python_dtype(value: Scalar) -> str:
+    """Triton's types for Python literals: bool i1, float f32, an int i32 if it fits, else i64
+    (u64 past i64)."""
     if isinstance(value, bool):
         return "i1"
-    return "f32" if isinstance(value, float) else "i32"
+    if isinstance(value, float):
+        return "f32"
+    if -(2**31) <= value < 2**31:
+        return "i32"
+    return "i64" if -(2**63) <= value < 2**63 else "u64"
+
+
+def _fits(value: Scalar, dtype: str) -> bool:
+    """Whether a Python number can take `dtype` (else it keeps its own type and promotion decides,
+    as Triton types `x & 0xFFFFFFFF` on an i32 `x` as i64)."""
+    if isinstance(value, float) or dtype not in BIT_WIDTHS or dtype == "i1":
+        return True
+    bits = BIT_WIDTHS[dtype]
+    low, high = (0, 2**bits) if dtype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1))
+    return low <= value < high
 
 
 class Arith:
@@ -60,7 +78,7 @@ class Arith:
         if isinstance(x, Value):
             return x
         if like is not None and (is_float(like.type.dtype) or not isinstance(x, float)):
-            if not (isinstance(x, bool) and like.type.dtype != "i1"):
+            if not (isinstance(x, bool) and like.type.dtype != "i1") and _fits(x, like.type.dtype):
                 return self.constant(x, like.type.dtype)
         return self.constant(x)
 

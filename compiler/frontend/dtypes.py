@@ -39,13 +39,28 @@ _INT_RANK = {"i1": 0, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 3, "u32": 3, 
 _INT_RANK.update({"i64": 5, "u64": 5})
 
 
-def ir_dtype(name: str) -> str:
-    """Accepts NineToothed's spelling ("fp32") or the IR's ("f32")."""
+# The dtype names of `ninetoothed.language` objects (`str(ntl.int32)`, Triton's language) where
+# they differ from NineToothed's.
+LANGUAGE_TO_IR = {
+    "int1": "i1",
+    **{f"int{b}": f"i{b}" for b in (8, 16, 32, 64)},
+    **{f"uint{b}": f"u{b}" for b in (8, 16, 32, 64)},
+}
+
+
+def ir_dtype(dtype: object) -> str:
+    """Accepts NineToothed's spelling ("fp32"), the IR's ("f32"), a Triton dtype (`tl.int32`) or a
+    torch dtype (`torch.float16`), as libraries pass any of them."""
+    if isinstance(dtype, torch.dtype) and dtype in TORCH_TO_IR:
+        return TORCH_TO_IR[dtype]
+    name = str(dtype)
     if name in DSL_TO_IR:
         return DSL_TO_IR[name]
+    if name in LANGUAGE_TO_IR:
+        return LANGUAGE_TO_IR[name]
     if name in DSL_TO_IR.values() or name in ("i1", "index"):
         return name
-    raise ValueError(f"unknown dtype {name!r}; use one of {', '.join(DSL_TO_IR)}")
+    raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DSL_TO_IR)}")
 
 
 def promote(a: str, b: str) -> str:

@@ -53,27 +53,8 @@ class KernelHandle:
             )
             if v
         }
-        names = list(inspect.signature(application).parameters)
-        tensors = tuple(tensors)
-        if len(tensors) < len(names) or not all(
-            isinstance(t, Tensor) for t in tensors[: len(names)]
-        ):
-            raise CompileError(
-                f"{application.__qualname__} takes {len(names)} parameters; give make() a Tensor "
-                f"for each (then any values only the arrangement takes), got {tensors!r}"
-            )
-        # Sources take the parameters' names so sizes read `input_size_0`, not `tensor_3_size_0`.
-        self.tensors = tuple(t.with_name(n) for t, n in zip(tensors, names, strict=False))
-        # As NineToothed: the arrangement takes every entry, the application's parameters its
-        # first results.
-        arranged = arrangement(*self.tensors, *tensors[len(names) :])
-        arranged = arranged if isinstance(arranged, tuple) else (arranged,)
-        if len(arranged) < len(names):
-            raise CompileError(
-                f"the arrangement returned {len(arranged)} tensors but {application.__qualname__} "
-                f"takes {len(names)} parameters; return one arranged tensor per parameter"
-            )
-        self.arranged = arranged[: len(names)]
+        self.names = list(inspect.signature(application).parameters)
+        self.tensors, self.arranged = _arrange(arrangement, application, tuple(tensors))
         self.constexpr_names = constexpr_symbols(self.arranged)
         self.meta_names = {s.name for s in meta_symbols(self.arranged)}
         self._artifacts: dict[tuple, object] = {}
@@ -87,25 +68,28 @@ class KernelHandle:
                 f"{self.kernel_name} takes {len(self.tensors)} arguments, got {len(args)}"
             )
         specs = []
-        for tensor, arg in zip(self.tensors, args, strict=True):
+        for name, tensor, arranged, arg in zip(
+            self.names, self.tensors, self.arranged, args, strict=True
+        ):
+            in_memory = _in_memory(tensor, arranged)
             if tensor.constexpr:
                 specs.append(ArgSpec("constant", value=arg if arg is not None else tensor.value))
-            elif isinstance(arg, torch.Tensor) and tensor.ndim > 0:
+            elif isinstance(arg, torch.Tensor) and in_memory:
                 specs.append(ArgSpec("tensor", TORCH_TO_IR[arg.dtype]))
             elif isinstance(arg, numbers.Number) and tensor.ndim == 0:
                 dtype = ir_dtype(tensor.dtype) if tensor.dtype else _number_dtype(arg)
                 specs.append(ArgSpec("scalar", dtype))
             else:
                 raise CompileError(
-                    f"argument for {tensor.name} must be a torch.Tensor with {tensor.ndim} dims"
-                    if tensor.ndim
-                    else f"argument for {tensor.name} must be a Python number"
+                    f"argument for {name} must be a torch.Tensor with {tensor.ndim} dims"
+                    if in_memory
+                    else f"argument for {name} must be a Python number, got {type(arg).__name__}"
                 )
         return specs
 
     def _bind_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Parameters may also be passed by name (NineToothed's launch accepts both)."""
-        names = [t.name for t in self.tensors]
+        names = self.names
         by_name = {k: kwargs.pop(k) for k in list(kwargs) if k in names[len(args) :]}
         missing = [n for n in names[len(args) :] if n not in by_name]
         if missing:
@@ -176,12 +160,13 @@ class KernelHandle:
     def compile_declared(self, default_dtype: str = "f32", **kwargs):
         """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`."""
         specs = []
-        for tensor in self.tensors:
+        for name, tensor, arranged in zip(self.names, self.tensors, self.arranged, strict=True):
             dtype = ir_dtype(tensor.dtype) if tensor.dtype else default_dtype
             if tensor.constexpr:
-                specs.append(ArgSpec("constant", value=kwargs.pop(tensor.name, tensor.value)))
+                specs.append(ArgSpec("constant", value=kwargs.pop(name, tensor.value)))
             else:
-                specs.append(ArgSpec("tensor" if tensor.ndim else "scalar", dtype))
+                kind = "tensor" if _in_memory(tensor, arranged) else "scalar"
+                specs.append(ArgSpec(kind, dtype))
         constexprs, metas = self._split_kwargs(kwargs, {})
         return self.compile_specs(specs, constexprs, metas)
 
@@ -193,14 +178,14 @@ class KernelHandle:
         """Kernel argument name -> value: tensors with their sizes and strides, and numbers."""
         args, kwargs = self._bind_arguments(args, dict(kwargs))
         bindings = {}
-        for tensor, arg in zip(self.tensors, args, strict=True):
+        for name, tensor, arg in zip(self.names, self.tensors, args, strict=True):
             if isinstance(arg, torch.Tensor):
-                bindings[tensor.name] = arg
+                bindings[name] = arg
                 for d in range(arg.ndim):
-                    bindings[f"{tensor.name}_size_{d}"] = arg.shape[d]
-                    bindings[f"{tensor.name}_stride_{d}"] = arg.stride(d)
+                    bindings[f"{name}_size_{d}"] = arg.shape[d]
+                    bindings[f"{name}_stride_{d}"] = arg.stride(d)
             elif not tensor.constexpr:
-                bindings[tensor.name] = arg
+                bindings[name] = arg
         return bindings
 
     @property
@@ -219,6 +204,63 @@ class KernelHandle:
         if self.last is None:
             raise RuntimeError(f"{self.kernel_name} has not been compiled yet: call it first")
         return self.last
+
+
+def _in_memory(tensor: Tensor, arranged: Tensor) -> bool:
+    """A buffer, not a number: any tensor with dims, and a zero-dimensional one the arrangement
+    makes tiles of (`output.unsqueeze(0).tile((1,))`)."""
+    return tensor.ndim > 0 or arranged is not tensor
+
+
+def _arrange(arrangement, application, entries: tuple) -> tuple[tuple, tuple]:
+    """(source tensor, arranged tensor) per application parameter, as NineToothed pairs them: the
+    arrangement takes every entry of `tensors` (values only it uses included) and its first
+    results are the parameters'. Sources take the parameters' names where the arrangement lets
+    them (so sizes read `input_size_0`): usually parameter i arranges entry i; otherwise the
+    arrangement runs again with the entries it did use renamed."""
+    names = list(inspect.signature(application).parameters)
+    renamed = _renamed(entries, dict(enumerate(names)))
+    arranged = _results(arrangement(*renamed), application, len(names))
+    used = [_entry_index(renamed, a.source) for a in arranged]
+    if used != list(range(len(names))) and None not in used:
+        if len(set(used)) != len(used):
+            raise CompileError(
+                f"the arrangement gives two parameters of {application.__qualname__} the same "
+                "source tensor; give make() one Tensor per parameter"
+            )
+        renamed = _renamed(entries, dict(zip(used, names, strict=True)))
+        arranged = _results(arrangement(*renamed), application, len(names))
+    elif None in used:  # sources made before make() was called (jit's annotations): as they are
+        for a, name in zip(arranged, names, strict=True):
+            if _entry_index(entries, a.source) is None:
+                raise CompileError(
+                    f"the arrangement's result for parameter {name} arranges a tensor that was "
+                    "not given to make(); arrange the Tensors of `tensors`"
+                )
+    return tuple(a.source for a in arranged), arranged
+
+
+def _renamed(entries: tuple, names: dict[int, str]) -> tuple:
+    return tuple(
+        e.with_name(names[k]) if k in names and isinstance(e, Tensor) else e
+        for k, e in enumerate(entries)
+    )
+
+
+def _results(arranged: object, application, count: int) -> tuple:
+    arranged = arranged if isinstance(arranged, tuple) else (arranged,)
+    if len(arranged) < count or not all(isinstance(a, Tensor) for a in arranged[:count]):
+        raise CompileError(
+            f"the arrangement returned {arranged!r}, but {application.__qualname__} takes "
+            f"{count} parameters; return one arranged Tensor per parameter, in order"
+        )
+    return arranged[:count]
+
+
+def _entry_index(entries: tuple, source: Tensor) -> int | None:
+    return next(
+        (k for k, e in enumerate(entries) if isinstance(e, Tensor) and e.source is source), None
+    )
 
 
 def _number_dtype(value: numbers.Number) -> str:

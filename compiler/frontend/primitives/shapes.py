@@ -32,9 +32,15 @@ def zeros(arith: Arith, shape: tuple, dtype: str) -> Value:
     return full(arith, shape, 0, dtype)
 
 
-def arange(arith: Arith, start: int, end: int) -> Value:
+def arange(arith: Arith, start: int, end: int | str) -> Value:
+    """`end` may be a block size (a meta symbol's name) when `start` is 0."""
+    if isinstance(end, str) and start == 0:
+        return arith.b.value("tile.arange", size=end)
     if not (isinstance(start, int) and isinstance(end, int)) or end <= start:
-        raise CompileError(f"ntl.arange({start}, {end}) needs compile-time ints with start < end")
+        raise CompileError(
+            f"ntl.arange({start}, {end}) needs compile-time ints with start < end, or 0 and a "
+            "block size"
+        )
     index = arith.b.value("tile.arange", size=end - start)
     return arith.binary("arith.add", index, start) if start else index
 
