@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from compiler.backends.emitter import emit, ssa_sha256
 from compiler.backends.target import Target
@@ -26,6 +26,9 @@ class Artifact:
     num_warps: int | None
     num_stages: int | None
     ssa_hash: str
+    # name -> the caller's element type, for buffers the kernel takes as another type of the same
+    # width (ssa.legalize_argument_dtypes): the launch passes such a tensor viewed as `arg_dtypes`.
+    buffer_views: dict[str, str] = field(default_factory=dict)
 
     def trace_json(self) -> str:
         return json.dumps(self.trace, indent=2)
@@ -63,6 +66,7 @@ def build_artifact(
         num_warps=kernel.attrs.get("num_warps"),
         num_stages=kernel.attrs.get("num_stages"),
         ssa_hash=ssa_sha256(ssa),
+        buffer_views=dict(kernel.attrs.get("buffer_views") or []),
     )
 
 

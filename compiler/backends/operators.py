@@ -15,6 +15,8 @@ INFIX = {
     "arith.and": "&",
     "arith.or": "|",
     "arith.xor": "^",
+    "arith.shl": "<<",
+    "arith.shr": ">>",
 }
 MATH = [f"math.{n}" for n in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")]
 MATH += ["math.floor", "math.ceil", "math.erf"]

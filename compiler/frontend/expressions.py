@@ -19,7 +19,7 @@ from compiler.frontend.primitives import PRIMITIVES, call_primitive
 from compiler.frontend.symbols import tile_dim
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
-from compiler.ir.types import is_float
+from compiler.ir.types import BIT_WIDTHS, is_float, is_integer
 
 _BINARY = {
     ast.Add: "arith.add",
@@ -31,6 +31,8 @@ _BINARY = {
     ast.BitAnd: "arith.and",
     ast.BitOr: "arith.or",
     ast.BitXor: "arith.xor",
+    ast.LShift: "arith.shl",
+    ast.RShift: "arith.shr",
 }
 _COMPARE = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 _PYTHON_COMPARE = {
@@ -132,6 +134,10 @@ class ExpressionLowerer:
             return -value if not isinstance(value, Value) else arith.b.value("arith.neg", value)
         if not isinstance(value, Value):
             return (not value) if isinstance(node.op, ast.Not) else ~value
+        dtype = value.type.dtype
+        if isinstance(node.op, ast.Invert) and is_integer(dtype):  # bitwise: x ^ all ones
+            ones = 2 ** BIT_WIDTHS[dtype] - 1 if dtype.startswith("u") else -1
+            return arith.binary("arith.xor", value, arith.constant(ones, dtype))
         return arith.b.value("arith.not", arith.cast(value, "i1"))
 
     def expr_Compare(self, node: ast.Compare) -> object:
@@ -298,9 +304,12 @@ class ExpressionLowerer:
         raise CompileError(f"cannot call {_describe(func)} inside an application")
 
     def primitive_arg(self, arg: object) -> object:
-        """Tiles and sizes become values; a shape tuple becomes tile dims (powers of two)."""
+        """Tiles and sizes become values; a shape tuple becomes tile dims (powers of two); a block
+        size stays a tile dim (`ntl.arange(0, x.shape[0])`), as it is a constexpr in Triton."""
         if isinstance(arg, tuple) and not all(isinstance(size, int) for size in arg):
             return tuple(tile_dim(size, self.ctx.constexprs) for size in arg)
+        if isinstance(arg, Expr) and arg.op == "sym" and arg.meta:
+            return arg.name
         return self.operand(arg) if _is_data(arg) else arg
 
     def inline_call(self, func, node: ast.Call, args: list, kwargs: dict) -> object:

@@ -86,6 +86,20 @@ def run_program(
     return ProgramRun(tuple(interpreter.outer_loop_trips))
 
 
+def _bitcast(x: object, source: str, target: str) -> np.ndarray:
+    """The bits of `x` as `target`; bf16 lives here as f32, its top half."""
+    if source == "bf16":
+        return (
+            (np.asarray(x, np.float32).view(np.uint32) >> 16)
+            .astype(np.uint16)
+            .view(NUMPY_DTYPES[target])
+        )
+    if target == "bf16":
+        word = np.asarray(x, NUMPY_DTYPES[source]).view(np.uint16).astype(np.uint32) << 16
+        return word.view(np.float32)
+    return np.asarray(x, NUMPY_DTYPES[source]).view(NUMPY_DTYPES[target])
+
+
 def _masked(offsets: object, mask: object) -> np.ndarray:
     offsets, mask = np.broadcast_arrays(np.asarray(offsets), np.asarray(mask, bool))
     return offsets[mask].astype(np.int64).reshape(-1)
@@ -172,6 +186,8 @@ class _Interpreter:
             return quotient if short == "idiv" else x[0] - x[1] * quotient
         if name == "arith.cmp":
             return getattr(np, _CMP[attrs["pred"]])(x[0], x[1])
+        if name == "arith.bitcast":
+            return _bitcast(x[0], op.operands[0].type.dtype, attrs["dtype"])
         if name == "mem.load":
             mask = x[2] if len(x) > 2 else np.ones(np.shape(x[1]), bool)
             return np.where(mask, x[0][np.where(mask, x[1], 0)], attrs.get("other") or 0)
@@ -185,6 +201,8 @@ class _Interpreter:
             "arith.and": operator.and_,
             "arith.or": operator.or_,
             "arith.xor": operator.xor,
+            "arith.shl": np.left_shift,
+            "arith.shr": np.right_shift,
             "arith.neg": operator.neg,
             "arith.not": np.logical_not,
             "arith.cast": lambda a: a,

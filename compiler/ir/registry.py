@@ -13,12 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from compiler.ir.types import (
+    BIT_WIDTHS,
     ArrayType,
     BufferType,
     ScalarType,
     TileType,
     Type,
     is_float,
+    is_integer,
     value_type,
 )
 
@@ -71,6 +73,13 @@ def _float_same(types: list[Type], attrs: dict) -> list[Type]:
     return result
 
 
+def _integer_same(types: list[Type], attrs: dict) -> list[Type]:
+    result = _same(types, attrs)
+    if not is_integer(types[0].dtype):
+        raise TypeRuleError(f"expects integer operands, got {types[0]}")
+    return result
+
+
 # The meaning of `arith.cmp`'s predicates, for anything that evaluates them at compile time.
 COMPARISONS = {
     "lt": operator.lt,
@@ -96,6 +105,16 @@ def _float_test(types: list[Type], attrs: dict) -> list[Type]:
 
 def _cast(types: list[Type], attrs: dict) -> list[Type]:
     return [value_type(attrs["dtype"], types[0].shape)]
+
+
+def _bitcast(types: list[Type], attrs: dict) -> list[Type]:
+    source, target = types[0].dtype, attrs["dtype"]
+    widths = BIT_WIDTHS.get(source), BIT_WIDTHS.get(target)
+    if None in widths or widths[0] != widths[1]:
+        raise TypeRuleError(
+            f"bitcast from {source} to {target}: both need the same fixed width in bits"
+        )
+    return _cast(types, attrs)
 
 
 def _where(types: list[Type], attrs: dict) -> list[Type]:
@@ -257,12 +276,21 @@ def _defs() -> list[OpDef]:
         "atan": "arc tangent",
     }
     defs = [OpDef(f"arith.{n}", (2, 2), _same, description=d) for n, d in binary.items()]
+    shifts = {"shl": "a << b", "shr": "a >> b: arithmetic on signed integers, logical on unsigned"}
+    defs += [OpDef(f"arith.{n}", (2, 2), _integer_same, description=d) for n, d in shifts.items()]
     defs += [
         OpDef("arith.neg", (1, 1), _same, description="-a"),
         OpDef("arith.not", (1, 1), _same, description="logical not of an i1"),
         OpDef("arith.constant", (0, 0), None, attrs=("value",), results=1, description="splat"),
         OpDef("arith.cmp", (2, 2), _compare, attrs=("pred",), description="comparison -> i1"),
         OpDef("arith.cast", (1, 1), _cast, attrs=("dtype",), description="convert element type"),
+        OpDef(
+            "arith.bitcast",
+            (1, 1),
+            _bitcast,
+            attrs=("dtype",),
+            description="the same bits as another element type of the same width",
+        ),
     ]
     defs += [OpDef(f"math.{n}", (1, 1), _float_same, description=d) for n, d in unary_math.items()]
     defs += [

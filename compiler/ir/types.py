@@ -14,6 +14,10 @@ DTYPES = ("i1", "index", *INT_DTYPES, *FLOAT_DTYPES)
 
 Dim = int | str
 
+# Bits per element; `index` has the target's width, so it has none here.
+BIT_WIDTHS = {"i1": 1, "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+BIT_WIDTHS.update({d: int(d[1:]) for d in INT_DTYPES})
+
 
 def is_float(dtype: str) -> bool:
     return dtype in FLOAT_DTYPES

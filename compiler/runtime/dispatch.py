@@ -6,8 +6,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 
+import torch
+
 from compiler.backends.artifact import Artifact
-from compiler.runtime.bindings import LaunchError
+from compiler.runtime.bindings import TORCH_DTYPES, LaunchError
+
+IR_TO_TORCH = {ir: torch_dtype for torch_dtype, ir in TORCH_DTYPES.items()}
 
 
 def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
@@ -25,4 +29,21 @@ def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
         raise LaunchError(
             f"no launcher for backend {artifact.backend!r}; add {name.replace('.', '/')}.py"
         ) from None
-    launcher.launch(artifact, bindings)
+    launcher.launch(artifact, viewed(artifact, bindings))
+
+
+def viewed(artifact: Artifact, bindings: Mapping[str, object]) -> Mapping[str, object]:
+    """Tensors of the buffers the kernel takes as another type of the same width, viewed as it."""
+    if not artifact.buffer_views:
+        return bindings
+    bindings = dict(bindings)
+    for name, dtype in artifact.buffer_views.items():
+        tensor = bindings.get(name)
+        if isinstance(tensor, torch.Tensor):
+            if TORCH_DTYPES.get(tensor.dtype) != dtype:
+                raise LaunchError(
+                    f"@{artifact.kernel_name} argument {name!r} needs {dtype} elements, got "
+                    f"{tensor.dtype}; convert it"
+                )
+            bindings[name] = tensor.view(IR_TO_TORCH[artifact.arg_dtypes[name]])
+    return bindings

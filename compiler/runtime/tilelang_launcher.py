@@ -20,12 +20,10 @@ from tilelang.jit import JITKernel
 from tilelang.tools.compile_only import compile_kernel_source, discover_prim_func
 
 from compiler.backends.artifact import Artifact
+from compiler.backends.tilelang.target import C_BUFFER_DTYPES
 from compiler.runtime.bindings import LaunchError, check_bindings, grid_size
 from compiler.runtime.cache import cache_dir, load_module
 
-# TileLang 0.1.15's C wrapper spells no bfloat16 or uint32 pointer, and declares a bool buffer
-# `bool*` where its kernel takes `int8_t*`: buffers of those types do not compile for the CPU.
-CPU_BUFFER_DTYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u64", "f16", "f32", "f64"})
 _TARGETS = {"cpu": "c", "cuda": "cuda"}
 _KERNELS: dict[tuple[str, str], JITKernel] = {}
 
@@ -110,8 +108,8 @@ def _prim_func(source: str, name: str):
 def _check_cpu_buffers(artifact: Artifact) -> None:
     for name, kind in artifact.args:
         dtype = artifact.arg_dtypes[name]
-        if kind == "buffer" and dtype not in CPU_BUFFER_DTYPES:
-            supported = ", ".join(sorted(CPU_BUFFER_DTYPES))
+        if kind == "buffer" and dtype not in C_BUFFER_DTYPES:
+            supported = ", ".join(sorted(C_BUFFER_DTYPES))
             raise LaunchError(
                 f"@{artifact.kernel_name} argument {name!r}: TileLang's C target cannot take "
                 f"{dtype} buffers (only {supported}); convert the tensor and the program, or "

@@ -203,3 +203,44 @@ def test_dot_keywords(backend):
         [2 * xb @ yb.T + 1 for xb, yb in zip(x.double().split(4), y.double().split(4), strict=True)]
     )
     torch.testing.assert_close(out, expected.float(), rtol=1e-5, atol=1e-4)
+
+
+def bits(x, y, out):
+    word = ntl.cast(x, ntl.int32, bitcast=True)
+    key = word ^ ((word >> 31) & 0x7FFFFFFF)  # the order-preserving integer key of a float
+    sign = ntl.cast(x, ntl.uint32, bitcast=True) >> 31
+    back = ntl.cast(key ^ ((key >> 31) & 0x7FFFFFFF), ntl.float32, bitcast=True)
+    half = ntl.cast(ntl.cast(y, ntl.float16), ntl.int16, bitcast=True)
+    out = back + ntl.cast(sign, ntl.float32) * 10.0 + ntl.cast(~(half << 2) & 0xFF, ntl.float32)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_bits(backend):
+    x, y = inputs(seed=11)
+    out = _run(bits, backend, x, y, torch.full((ROWS, COLS), math.nan))
+    half = y.half().view(torch.int16).int()
+    expected = x + (x < 0).float() * 10 + ((~(half << 2)) & 0xFF).float()
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)
+
+
+def argument_types(x, mask, half, small, out, flags):
+    out = ntl.where(mask, x * ntl.cast(half, ntl.float32), x + small)  # noqa: F841
+    flags = (x > 0) & mask  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_argument_types(backend):
+    """Bool buffers, an f16 and a u16 scalar: types a target may pass only as others."""
+
+    def arrangement(*tensors):
+        return tuple(t.tile((64,)) if t.ndim else t for t in tensors)
+
+    tensors = (Tensor(1), Tensor(1), Tensor(0, dtype=ntl.float16), Tensor(0, dtype=ntl.uint16))
+    tensors += (Tensor(1), Tensor(1))
+    kernel = ninetoothed.make(arrangement, argument_types, tensors, backend=backend)
+    x = torch.randn(300)
+    mask = torch.rand(300) > 0.5
+    out, flags = torch.full_like(x, math.nan), torch.zeros(300, dtype=torch.bool)
+    kernel(x, mask, 0.5, 60000, out, flags)
+    torch.testing.assert_close(out, torch.where(mask, x * 0.5, x + 60000))
+    assert torch.equal(flags, (x > 0) & mask)

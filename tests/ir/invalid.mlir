@@ -184,3 +184,23 @@ kernel @k(%n: index, %f: f32) {
   }
   %2 = arith.neg(%1) : f32
 }
+// -----
+// expected-error: bitcast from f32 to i16: both need the same fixed width in bits
+kernel @k(%a: f32) {
+  %0 = arith.bitcast(%a) {dtype = "i16"} : i16
+}
+// -----
+// expected-error: bitcast from index to i64: both need the same fixed width in bits
+kernel @k(%a: index) {
+  %0 = arith.bitcast(%a) {dtype = "i64"} : i64
+}
+// -----
+// expected-error: expects integer operands, got f32
+kernel @k(%a: f32) {
+  %0 = arith.shl(%a, %a) : f32
+}
+// -----
+// expected-error: expects floating-point operands, got i32
+kernel @k(%a: i32) {
+  %0 = math.isnan(%a) : i1
+}

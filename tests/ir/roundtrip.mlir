@@ -52,3 +52,17 @@ kernel @loops(%x: buffer<f32>, %n: index, %flag: i1) attributes {escapes = "quot
 // -----
 kernel @empty() {
 }
+// -----
+kernel @bits(%x: buffer<f32>, %y: buffer<u32>) {
+  %0 = tile.arange() {size = 16} : tile<index[16]>
+  %1 = mem.load(%x, %0) : tile<f32[16]>
+  %2 = arith.bitcast(%1) {dtype = "u32"} : tile<u32[16]>
+  %3 = arith.constant() {value = 31} : tile<u32[16]>
+  %4 = arith.shr(%2, %3) : tile<u32[16]>
+  %5 = arith.shl(%4, %3) : tile<u32[16]>
+  %6 = math.isnan(%1) : tile<i1[16]>
+  %7 = math.floor(%1) : tile<f32[16]>
+  %8 = math.tanh(%7) : tile<f32[16]>
+  %9 = arith.bitcast(%8) {dtype = "i32"} : tile<i32[16]>
+  mem.store(%y, %0, %5, %6)
+}

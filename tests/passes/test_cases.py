@@ -1,9 +1,10 @@
 """FileCheck-style pass tests: each `cases/*.mlir` section is IR plus directives in comments.
 
     // RUN: <pipeline string>          the passes to run (required)
-    // TARGET: -<op> <op>:<dtype>,<dtype> <name>=<int>
+    // TARGET: -<op> <op>:<dtype>,<dtype> <name>=<int> <name>=<word>,<word>
                                        stand-in target without some ops, taking some ops on the
-                                       listed dtypes only, with some capabilities
+                                       listed dtypes only, with some capabilities (a number, or
+                                       a set of words)
     // CHECK: <text>                   a later line contains <text>
     // CHECK-NEXT: <text>              the line right after the previous match contains <text>
     // CHECK-NOT: <text>               no line between the neighbouring matches contains <text>
@@ -46,7 +47,7 @@ def test_case(text: str, make_target) -> None:
     target = make_target(
         illegal,
         {op: frozenset(names.split(",")) for op, names in dtypes.items()},
-        **{k: int(v) for k, v in capabilities.items()},
+        **{k: int(v) if v.isdigit() else frozenset(v.split(",")) for k, v in capabilities.items()},
     )
     manager = PassManager(parse_pipeline(pipeline), PassContext(target))
     kernel = parse_kernel(source)

@@ -26,6 +26,7 @@ DEFAULT_PASSES = {
     "ssa.select_schedule": "hardware-dependent",
     "ssa.decompose_linalg": "hardware-independent",
     "ssa.lower_memory_scopes": "hardware-dependent",
+    "ssa.legalize_argument_dtypes": "hardware-dependent",
     "ssa.lower_backend_intrinsics": "backend-specific",
 }
 
@@ -67,8 +68,8 @@ def test_pipeline_string_gives_typed_options():
 def test_default_pipeline_names_the_backend_pass():
     assert default_pipeline("triton") == (
         "ssa.canonicalize,ssa.analyze_effects,ssa.select_schedule,ssa.triton.optimize_schedule,"
-        "ssa.decompose_linalg,ssa.lower_memory_scopes,ssa.lower_backend_intrinsics,"
-        "ssa.lower_tiles_to_loops,ssa.lower_parallel,ssa.wrap_grid,ssa.normalize_loops,"
+        "ssa.decompose_linalg,ssa.lower_memory_scopes,ssa.legalize_argument_dtypes,"
+        "ssa.lower_backend_intrinsics,ssa.lower_tiles_to_loops,ssa.lower_parallel,ssa.wrap_grid,ssa.normalize_loops,"
         "ssa.canonicalize"
     )
     with pytest.raises(PassError, match="lower-case identifier"):

@@ -5,17 +5,12 @@ from __future__ import annotations
 import json
 import math
 
+from compiler.backends.c_names import C_RESERVED
 from compiler.backends.syntax import Syntax
 
-# C++ keywords, the names c_literal writes and the host entry's functions; the target adds every
-# name its spellings use (a parameter named `exp` would hide the function).
-_RESERVED = """
-alignas alignof and asm auto bool break case catch char class const constexpr continue default
-delete do double else enum explicit extern false float for friend goto if inline int long mutable
-namespace new noexcept not nullptr operator or private protected public register return short
-signed sizeof static struct switch template this throw true try typedef typename union unsigned
-using virtual void volatile while xor INFINITY NAN ntc_launch ntc_error ntc_call ntc_run_grid
-"""
+# C++'s names, those c_literal writes and the host entry's functions; the target adds every name
+# its spellings use (a parameter named `exp` would hide the function).
+_RESERVED = C_RESERVED | {"ntc_launch", "ntc_error", "ntc_call", "ntc_run_grid", "ntc_bitcast"}
 
 
 def c_literal(value: object) -> str:
@@ -51,7 +46,7 @@ CUDA_SYNTAX = Syntax(
     else_open="} else {",
     empty_block=";",
     literal=c_literal,
-    reserved=frozenset(_RESERVED.split()),
+    reserved=_RESERVED,
     block_close="}",
     buffer_param="{dtype}* __restrict__ {name}",
     scalar_param="{dtype} {name}",

@@ -68,6 +68,7 @@ SPELLING = {
     "arith.constant": "{value}",  # the declaration gives it its type
     "arith.cmp": compare,
     "arith.cast": "({dtype})({0})",
+    "arith.bitcast": "ntc_bitcast<{dtype}>({0})",
     "select.where": "({0} ? {1} : {2})",
     "index.program_id": lambda op: _PROGRAM_IDS[op.attrs["axis"]],
     "index.thread_id": "(long long)threadIdx.x",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from compiler.backends.c_names import C_RESERVED
 from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
@@ -40,6 +41,7 @@ SPELLING = {
     "arith.not": "T.Not({0})",
     "arith.constant": "{name} = {result_dtype}({value})",  # a Let, also inside the kernel
     "arith.cast": "T.Cast({dtype}, {0})",
+    "arith.bitcast": "T.reinterpret({0}, {dtype})",
     "mem.load": masked_load("{dtype}({value})"),
     "mem.alloc": _alloc,
 }
@@ -56,11 +58,19 @@ _DTYPES = {
 }
 
 
+# TileLang 0.1.15's C wrapper spells no bfloat16 or uint32 pointer, and declares a bool buffer
+# `bool*` where its kernel takes `int8_t*`; it takes no u8, u16 or u32 scalar and passes an f16
+# scalar's bits wrongly. Arguments of other types are passed as one of these
+# (ssa.legalize_argument_dtypes).
+C_BUFFER_DTYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u64", "f16", "f32", "f64"})
+C_SCALAR_DTYPES = frozenset({"i1", "i8", "i16", "i32", "i64", "u64", "f32", "f64"})
+
+# TileLang writes C or CUDA C++ with the kernel's own names: those of C are taken too.
 _SYNTAX = dataclasses.replace(
     python_syntax(
         prelude=("import tilelang.cpu.language as T", "", ""),
         decorator="@T.prim_func",
-        names_used=frozenset({"T", "float"}),
+        names_used=frozenset({"T", "float"}) | C_RESERVED,
     ),
     for_open="for {iv} in T.serial({lb}, {ub}, {step}):",
     buffer_param='{name}: T.Tensor((T.dynamic("{name}_extent"),), {dtype})',
@@ -82,7 +92,11 @@ TARGET = Target(
     dtype_spelling=_DTYPES,
     memory_scopes={"global": "global", "tile": "local"},
     syntax=_SYNTAX,
-    capabilities=TIR_CAPABILITIES,
+    capabilities={
+        **TIR_CAPABILITIES,
+        "buffer_dtypes": C_BUFFER_DTYPES,
+        "scalar_dtypes": C_SCALAR_DTYPES,
+    },
     operand_dtypes={
         **OPERAND_DTYPES,
         "math.pow": MATH_DTYPES,
@@ -104,7 +118,7 @@ CUDA_TARGET = dataclasses.replace(
         grid_open="with T.Kernel({count}, threads={num_warps} * 32) as {pid}:",
         parallel_open="for {iv} in T.Parallel({extent}):",
     ),
-    capabilities={**TARGET.capabilities, "parallel": "native", "max_warps": 8},
+    capabilities={**TIR_CAPABILITIES, "parallel": "native", "max_warps": 8},
 )
 
 TARGETS = {"cpu": TARGET, "cuda": CUDA_TARGET}

@@ -43,6 +43,7 @@ SPELLING = {
     "arith.cmp": compare,
     "math.isnan": "{0} != {0}",
     "arith.cast": "{0}.to({dtype})",
+    "arith.bitcast": "{0}.to({dtype}, bitcast=True)",
     "select.where": "tl.where({0}, {1}, {2})",
     "linalg.dot": 'tl.dot({0}, {1}, input_precision="ieee", out_dtype={dtype})',
     "reduce.sum": "tl.sum({0}, axis={axis}, dtype={result_dtype})",

@@ -37,6 +37,7 @@ SPELLING = {
     "arith.not": _not,
     "arith.constant": "T.{result_dtype}({value})",
     "arith.cast": 'T.Cast("{dtype}", {0})',
+    "arith.bitcast": 'T.reinterpret("{dtype}", {0})',
     "mem.load": masked_load("T.{dtype}({value})"),
     "mem.alloc": _alloc,
 }

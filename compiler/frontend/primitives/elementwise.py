@@ -10,7 +10,7 @@ from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
 from compiler.frontend.dtypes import ir_dtype
 from compiler.ir.core import Value
-from compiler.ir.types import is_float
+from compiler.ir.types import BIT_WIDTHS, is_float
 
 
 def _unary(op_name: str) -> Callable:
@@ -36,9 +36,16 @@ def _float(arith: Arith, x: object) -> Value:
 def cast(
     arith: Arith, input: object, dtype: str, fp_downcast_rounding: object = None, bitcast=False
 ) -> Value:
-    if bitcast:
-        raise CompileError("ntl.cast(..., bitcast=True) is not supported; cast by value")
-    return arith.cast(arith.as_value(input), ir_dtype(dtype))
+    x, target = arith.as_value(input), ir_dtype(dtype)
+    if not bitcast or x.type.dtype == target:
+        return arith.cast(x, target)
+    source = x.type.dtype
+    if BIT_WIDTHS.get(source) != BIT_WIDTHS.get(target) or source == "i1":
+        raise CompileError(
+            f"ntl.cast(..., bitcast=True) from {source} to {target}: a bitcast keeps the bits, so "
+            "both dtypes need the same width; cast by value, or bitcast to a type of that width"
+        )
+    return arith.b.value("arith.bitcast", x, dtype=target)
 
 
 def where(arith: Arith, condition: object, x: object, y: object) -> object:

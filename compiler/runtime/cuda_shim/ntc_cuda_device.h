@@ -6,3 +6,12 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+#include <string.h>
+
+// arith.bitcast: the same bits as another type of the same width.
+template <typename To, typename From>
+__device__ __forceinline__ To ntc_bitcast(From value) {
+  To result;
+  memcpy(&result, &value, sizeof result);
+  return result;
+}

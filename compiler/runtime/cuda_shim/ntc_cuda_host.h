@@ -45,6 +45,14 @@ struct __nv_bfloat16 {
   }
 };
 
+// arith.bitcast: the same bits as another type of the same width.
+template <typename To, typename From>
+static inline To ntc_bitcast(From value) {
+  To result;
+  memcpy(&result, &value, sizeof result);
+  return result;
+}
+
 // CUDA's math library has these for float and double; the C++ library does not.
 static inline float rsqrt(float x) { return 1.0f / sqrt(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
