@@ -28,7 +28,7 @@ from pathlib import Path
 from audits.vocabulary import DEFAULT_BACKEND_WORDS, DEFAULT_OPERATOR_WORDS, Vocabulary
 
 DEFAULT_IR_DIALECTS = (
-    "arith", "math", "reduce", "linalg", "scf", "select", "tensor", "mem", "index", "tile",
+    "arith", "math", "reduce", "scan", "linalg", "scf", "select", "tensor", "mem", "index", "tile",
 )  # fmt: skip
 
 # Dotted names under these roots belong to libraries, not to the IR (`torch.matmul`, `tl.dot`).

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from compiler.backends.syntax import Syntax
-from compiler.ir.registry import OPS
+from compiler.passes.lower_tiles_to_loops import LOWERED_OPS
 
 
 @dataclass(frozen=True)
@@ -30,18 +30,16 @@ class OpText:
 
 Spelling = str | Callable[[OpText], str]
 
-TILE_DIALECTS = ("tile", "reduce", "linalg")
-
 
 def loop_lowered_ops(capabilities: Mapping[str, object]) -> frozenset[str]:
     """Ops a target takes without spelling them, because the loop-level passes remove them before
-    emission given these capabilities: without tile values, tile, reduce and linalg ops become
-    loops (`ssa.lower_tiles_to_loops`); `scf.parallel` becomes serial or thread loops unless the
-    target spells it (`ssa.lower_parallel`); program ids become the `scf.grid` index where programs
-    are a loop (`ssa.wrap_grid`)."""
+    emission given these capabilities: without tile values, the tile ops that
+    `ssa.lower_tiles_to_loops` knows become loops; `scf.parallel` becomes serial or thread loops
+    unless the target spells it (`ssa.lower_parallel`); program ids become the `scf.grid` index
+    where programs are a loop (`ssa.wrap_grid`)."""
     ops = set()
     if not capabilities.get("value_semantics", True):
-        ops |= {name for name, op in OPS.items() if op.dialect in TILE_DIALECTS}
+        ops |= LOWERED_OPS
     if capabilities.get("parallel", "native") != "native":
         ops.add("scf.parallel")
     if capabilities.get("program_ids", "launch") == "loop":

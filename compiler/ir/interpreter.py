@@ -100,6 +100,25 @@ def _bitcast(x: object, source: str, target: str) -> np.ndarray:
     return np.asarray(x, NUMPY_DTYPES[source]).view(NUMPY_DTYPES[target])
 
 
+def _sorted(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    ordered = np.sort(x, axis=axis, kind="stable")
+    return np.flip(ordered, axis) if descending else ordered
+
+
+def _gathered(x: np.ndarray, index: np.ndarray, axis: int) -> np.ndarray:
+    """Out-of-range indices read 0, as the decomposition does."""
+    index = np.asarray(index, np.int64)
+    inside = (index >= 0) & (index < x.shape[axis])
+    picked = np.take_along_axis(x, np.where(inside, index, 0), axis)
+    return np.where(inside, picked, 0)
+
+
+def _running_sum(x: np.ndarray, axis: int, reverse: bool) -> np.ndarray:
+    if reverse:
+        return np.flip(np.cumsum(np.flip(x, axis), axis=axis, dtype=x.dtype), axis)
+    return np.cumsum(x, axis=axis, dtype=x.dtype)
+
+
 def _masked(offsets: object, mask: object) -> np.ndarray:
     offsets, mask = np.broadcast_arrays(np.asarray(offsets), np.asarray(mask, bool))
     return offsets[mask].astype(np.int64).reshape(-1)
@@ -218,6 +237,9 @@ class _Interpreter:
             "tile.expand_dims": lambda a: np.expand_dims(a, attrs["axis"]),
             "tile.reshape": lambda a: np.reshape(a, shape),
             "tile.trans": lambda a: np.transpose(a, attrs["perm"]),
+            "tile.sort": lambda a: _sorted(a, attrs["axis"], attrs["descending"]),
+            "tile.gather": lambda a, i: _gathered(a, i, attrs["axis"]),
+            "scan.sum": lambda a: _running_sum(a, attrs["axis"], attrs["reverse"]),
             "index.program_id": lambda: self.pid,
             "index.thread_id": lambda: 0,
             "index.num_threads": lambda: 1,

@@ -133,6 +133,37 @@ def _reduce(types: list[Type], attrs: dict) -> list[Type]:
     return [value_type(source.dtype, shape)]
 
 
+def _along_axis(types: list[Type], attrs: dict) -> list[Type]:
+    """A scan or a sort: the same tile back, rearranged or accumulated along `axis`."""
+    (source,) = types
+    if not isinstance(source, TileType) or not 0 <= attrs["axis"] < len(source.shape):
+        raise TypeRuleError(f"axis {attrs['axis']} is out of range for {source}")
+    return [source]
+
+
+def _sort(types: list[Type], attrs: dict) -> list[Type]:
+    if not is_integer(types[0].dtype):
+        raise TypeRuleError(
+            f"tile.sort sorts integers, got {types[0]}; sort a float through its ordered bits"
+        )
+    return _along_axis(types, attrs)
+
+
+def _gather(types: list[Type], attrs: dict) -> list[Type]:
+    source, index = types
+    axis = attrs["axis"]
+    if not (isinstance(source, TileType) and isinstance(index, TileType)):
+        raise TypeRuleError(f"expects two tiles, got {source}, {index}")
+    if not is_integer(index.dtype) or len(index.shape) != len(source.shape):
+        raise TypeRuleError(f"expects an integer index of the source's rank, got {index}")
+    if not 0 <= axis < len(source.shape):
+        raise TypeRuleError(f"axis {axis} is out of range for {source}")
+    pairs = zip(source.shape, index.shape, strict=True)
+    if any(s != i for d, (s, i) in enumerate(pairs) if d != axis):
+        raise TypeRuleError(f"{index} must match {source} except along axis {axis}")
+    return [value_type(source.dtype, index.shape)]
+
+
 def _dot(types: list[Type], attrs: dict) -> list[Type]:
     a, b = types
     if not (isinstance(a, TileType) and isinstance(b, TileType)):
@@ -303,6 +334,27 @@ def _defs() -> list[OpDef]:
         OpDef("tile.expand_dims", (1, 1), _expand_dims, attrs=("axis",), description="insert a 1"),
         OpDef("tile.reshape", (1, 1), _reshape, attrs=("shape",), description="same elements"),
         OpDef("tile.trans", (1, 1), _trans, attrs=("perm",), description="permute tile dims"),
+        OpDef(
+            "tile.sort",
+            (1, 1),
+            _sort,
+            attrs=("axis", "descending"),
+            description="integers in order along axis (equal ones are indistinguishable)",
+        ),
+        OpDef(
+            "tile.gather",
+            (2, 2),
+            _gather,
+            attrs=("axis",),
+            description="result[.., i, ..] = source[.., index[.., i, ..], ..] along axis",
+        ),
+        OpDef(
+            "scan.sum",
+            (1, 1),
+            _along_axis,
+            attrs=("axis", "reverse"),
+            description="running sum along axis (from the end if reverse)",
+        ),
         OpDef("index.program_id", (0, 0), _index, attrs=("axis",), description="program id"),
         OpDef("index.meta", (0, 0), _index, attrs=("name",), description="meta symbol's value"),
         OpDef("mem.load", (2, 3), _load, optional_attrs=("other", "scope"), effect="read"),

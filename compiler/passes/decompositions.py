@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from compiler.ir import Builder, Kernel, Operation, Value
-from compiler.passes import math_decompositions
+from compiler.passes import axis_decompositions, math_decompositions
 from compiler.passes.constants import make_constant
 from compiler.passes.rewrite import builder_before, replace_op
 
@@ -104,8 +104,9 @@ DECOMPOSITIONS: dict[str, Decomposition] = {
     "math.log": _entry(_log, "arith.constant", "arith.mul", "math.log2"),
     "math.log2": _entry(_log2, "arith.constant", "arith.div", "math.log"),
     **{
-        name: _entry(getattr(math_decompositions, name.split(".")[1]), *produces)
-        for name, produces in math_decompositions.PRODUCES.items()
+        name: _entry(expand, *produces)
+        for module in (math_decompositions, axis_decompositions)
+        for name, (expand, produces) in module.EXPANSIONS.items()
     },
     "math.abs": _entry(_abs, "arith.constant", "arith.cmp", "arith.neg", "select.where"),
     "arith.max": _entry(_select_by("gt"), "arith.cmp", "select.where"),

@@ -34,6 +34,13 @@ from compiler.passes.registry import register
 from compiler.passes.tile_elements import Elements
 
 COMBINE = {"reduce.sum": "arith.add", "reduce.max": "arith.max", "reduce.min": "arith.min"}
+# The tile-level ops this pass turns into loops. A target without tile values takes these and no
+# other tile-level op: a sort, a gather or a scan is decomposed before, by
+# ssa.lower_backend_intrinsics.
+LOWERED_OPS = frozenset(
+    {"tile.arange", "tile.broadcast", "tile.expand_dims", "tile.trans", "tile.reshape"}
+    | {"linalg.dot", *COMBINE}
+)
 
 
 @register

@@ -111,8 +111,12 @@ def pow(b: Builder, op: Operation) -> Value:  # noqa: A001 - the op's name
 
 ELEMENTWISE = ("arith.constant", "arith.add", "arith.sub", "arith.mul", "arith.div", "arith.neg")
 SELECTION = ("arith.cmp", "select.where", "arith.and", "arith.or", "arith.not", "math.abs")
-PRODUCES = {
-    "math.tanh": (*ELEMENTWISE, *SELECTION, "math.exp"),
-    "math.atan": (*ELEMENTWISE, *SELECTION),
-    "math.pow": (*ELEMENTWISE, *SELECTION, "arith.cast", "math.exp2", "math.log2", "math.floor"),
+# op -> (its expansion, the ops that produces)
+EXPANSIONS = {
+    "math.tanh": (tanh, (*ELEMENTWISE, *SELECTION, "math.exp")),
+    "math.atan": (atan, (*ELEMENTWISE, *SELECTION)),
+    "math.pow": (
+        pow,
+        (*ELEMENTWISE, *SELECTION, "arith.cast", "math.exp2", "math.log2", "math.floor"),
+    ),
 }

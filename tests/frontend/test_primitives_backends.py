@@ -244,3 +244,22 @@ def test_argument_types(backend):
     kernel(x, mask, 0.5, 60000, out, flags)
     torch.testing.assert_close(out, torch.where(mask, x * 0.5, x + 60000))
     assert torch.equal(flags, (x > 0) & mask)
+
+
+def sorted_specials(x, y, out):
+    keys = ntl.cast(y * 1000.0, ntl.int64) * 4294967296 - ntl.cast(y, ntl.int64)  # wide integers
+    out = ntl.sort(x, 1) + ntl.cast(ntl.sort(keys, 1, descending=True) // 4294967296, ntl.float32)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_sort_special_values(backend):
+    """NaN sorts last (whatever its sign), infinities at the ends; wide integers exactly."""
+    x, y = inputs(seed=5)
+    x[::3, 2] = math.nan
+    x[1::3, 5] = -math.nan
+    x[::2, 7], x[::5, 9], x[:, 11] = math.inf, -math.inf, -0.0
+    out = _run(sorted_specials, backend, x, y, torch.full((ROWS, COLS), math.nan))
+    keys = (y.double() * 1000).long() * 4294967296 - y.long()
+    high = torch.div(keys.sort(1, descending=True).values, 4294967296, rounding_mode="trunc")
+    expected = x.sort(1).values + high.float()  # Triton's // truncates, as C's
+    torch.testing.assert_close(out, expected, equal_nan=True)

@@ -204,3 +204,18 @@ kernel @k(%a: f32) {
 kernel @k(%a: i32) {
   %0 = math.isnan(%a) : i1
 }
+// -----
+// expected-error: tile.sort sorts integers, got tile<f32[8]>; sort a float through its ordered bits
+kernel @k(%a: tile<f32[8]>) {
+  %0 = tile.sort(%a) {axis = 0, descending = false} : tile<f32[8]>
+}
+// -----
+// expected-error: tile<i32[4, 2]> must match tile<f32[4, 8]> except along axis 0
+kernel @k(%a: tile<f32[4, 8]>, %i: tile<i32[4, 2]>) {
+  %0 = tile.gather(%a, %i) {axis = 0} : tile<f32[4, 2]>
+}
+// -----
+// expected-error: axis 2 is out of range for tile<i32[4, 8]>
+kernel @k(%a: tile<i32[4, 8]>) {
+  %0 = scan.sum(%a) {axis = 2, reverse = false} : tile<i32[4, 8]>
+}

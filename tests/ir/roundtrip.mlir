@@ -66,3 +66,12 @@ kernel @bits(%x: buffer<f32>, %y: buffer<u32>) {
   %9 = arith.bitcast(%8) {dtype = "i32"} : tile<i32[16]>
   mem.store(%y, %0, %5, %6)
 }
+// -----
+kernel @along(%x: buffer<i64>) {
+  %0 = tile.arange() {size = 8} : tile<index[8]>
+  %1 = mem.load(%x, %0) : tile<i64[8]>
+  %2 = tile.sort(%1) {axis = 0, descending = true} : tile<i64[8]>
+  %3 = scan.sum(%2) {axis = 0, reverse = false} : tile<i64[8]>
+  %4 = tile.gather(%3, %0) {axis = 0} : tile<i64[8]>
+  mem.store(%x, %0, %4)
+}

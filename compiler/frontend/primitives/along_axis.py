@@ -1,18 +1,18 @@
 """Primitives along one axis of a tile: reductions, arg-reductions, scans, sorting, gathering.
 
-The last four are compositions over a pairwise view of the axis: the tile is expanded to
-`[..., n, n, ...]` (element i against element j), a mask picks the pairs that count, and a
-`reduce.sum` or `reduce.min` collapses one side. That is O(n^2) work per row, which tiles afford,
-and it needs no op beyond the generic ones, so every target has them.
+Arg-reductions compose a reduction with a comparison and an index reduction; a scan, a sort and a
+gather are ops of their own (`scan.sum`, `tile.sort`, `tile.gather`), which a target without them
+gets decomposed (compiler/passes/axis_decompositions.py).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from compiler.frontend.arith import Arith
 from compiler.ir.core import Value
-from compiler.ir.types import is_float
+from compiler.ir.types import BIT_WIDTHS, is_float
 
 
 def _axis(x: Value, axis: int | None) -> int:
@@ -111,48 +111,16 @@ def argmin(arith: Arith, input: object, axis, tie_break_left=True, keep_dims=Fal
     return _arg_extreme(arith, "reduce.min", input, axis, keep_dims)
 
 
-def _pairs(arith: Arith, x: Value, axis: int) -> tuple[Value, Value, Value, Value]:
-    """x[i] and x[j] over `[..., n(i), n(j), ...]`, with the indices i and j."""
-    shape = list(x.type.shape)
-    pair_shape = tuple(shape[: axis + 1] + [shape[axis]] + shape[axis + 1 :])
-    x_i = arith.b.broadcast_to(arith.b.value("tile.expand_dims", x, axis=axis + 1), pair_shape)
-    x_j = arith.b.broadcast_to(arith.b.value("tile.expand_dims", x, axis=axis), pair_shape)
-    i = _along(arith, shape[axis], axis, pair_shape)
-    j = _along(arith, shape[axis], axis + 1, pair_shape)
-    return x_i, x_j, i, j
-
-
-def _sum_picked(arith: Arith, mask: Value, values: Value, axis: int) -> Value:
-    """Sum of `values` where `mask` holds, along `axis`: the one picked value, exactly."""
-    dtype = values.type.dtype
-    wide = arith.cast(values, "i32") if dtype == "i1" else values
-    zero = arith.b.broadcast_to(arith.constant(0, wide.type.dtype), wide.type.shape)
-    picked = arith.b.value("reduce.sum", arith.where(mask, wide, zero), axis=axis)
-    return arith.cast(picked, dtype)
-
-
 def cumsum(arith: Arith, input: object, axis=0, reverse=False) -> Value:
     x = arith.as_value(input)
     x = arith.cast(x, _sum_dtype(x.type.dtype))
-    axis = _axis(x, axis)
-    _, x_j, i, j = _pairs(arith, x, axis)
-    mask = arith.compare("ge" if reverse else "le", j, i)
-    zero = arith.b.broadcast_to(arith.constant(0, x.type.dtype), x_j.type.shape)
-    return arith.b.value("reduce.sum", arith.where(mask, x_j, zero), axis=axis + 1)
+    return arith.b.value("scan.sum", x, axis=_axis(x, axis), reverse=bool(reverse))
 
 
 def gather(arith: Arith, src: object, index: object, axis) -> Value:
     """result[.., i, ..] = src[.., index[.., i, ..], ..] along `axis`."""
     src, index = arith.as_value(src), arith.as_value(index)
-    axis = _axis(src, axis)
-    shape = list(index.type.shape)
-    pair_shape = tuple(shape[: axis + 1] + [src.type.shape[axis]] + shape[axis + 1 :])
-    wanted = arith.b.broadcast_to(
-        arith.b.value("tile.expand_dims", arith.cast(index, "i32"), axis=axis + 1), pair_shape
-    )
-    source = arith.b.broadcast_to(arith.b.value("tile.expand_dims", src, axis=axis), pair_shape)
-    j = _along(arith, src.type.shape[axis], axis + 1, pair_shape)
-    return _sum_picked(arith, arith.compare("eq", wanted, j), source, axis + 1)
+    return arith.b.value("tile.gather", src, index, axis=_axis(src, axis))
 
 
 def flip(arith: Arith, x: object, dim=None) -> Value:
@@ -163,31 +131,28 @@ def flip(arith: Arith, x: object, dim=None) -> Value:
     return gather(arith, x, reverse, axis)
 
 
-def _before(arith: Arith, a: Value, b: Value, descending: bool) -> tuple[Value, Value]:
-    """(a sorts strictly before b, a ties with b); NaN sorts last, as in torch."""
-    less = arith.compare("gt" if descending else "lt", a, b)
-    same = arith.compare("eq", a, b)
-    if is_float(a.type.dtype):
-        a_nan, b_nan = arith.b.value("math.isnan", a), arith.b.value("math.isnan", b)
-        not_a_nan = arith.b.value("arith.not", a_nan)
-        less = arith.binary("arith.or", less, arith.binary("arith.and", not_a_nan, b_nan))
-        same = arith.binary("arith.or", same, arith.binary("arith.and", a_nan, b_nan))
-    return less, same
-
-
 def sort(arith: Arith, x: object, dim=None, descending=False) -> Value:
-    """Stable: element i goes to rank #(j before i) + #(j ties i, j < i)."""
+    """Integers sort as they are; a float sorts as the integer with its ordered bits (the sign
+    bit flips the rest for negatives), so NaN (made positive) sorts last, as in torch."""
     x = arith.as_value(x)
-    axis = _axis(x, dim)
-    x_i, x_j, i, j = _pairs(arith, x, axis)
-    less, same = _before(arith, x_j, x_i, bool(descending))
-    earlier = arith.binary(
-        "arith.or", less, arith.binary("arith.and", same, arith.compare("lt", j, i))
-    )
-    rank = arith.b.value("reduce.sum", arith.cast(earlier, "i32"), axis=axis + 1)
-    # result[r] = the x[j] whose rank is r; r runs along `axis` as i does
-    rank_j = arith.b.broadcast_to(arith.b.value("tile.expand_dims", rank, axis=axis), i.type.shape)
-    return _sum_picked(arith, arith.compare("eq", rank_j, i), x_j, axis + 1)
+    axis, dtype = _axis(x, dim), x.type.dtype
+    if dtype == "i1":  # bools sort as bytes
+        return arith.cast(sort(arith, arith.cast(x, "i8"), axis, descending), "i1")
+    if not is_float(dtype):
+        return arith.b.value("tile.sort", x, axis=axis, descending=bool(descending))
+    key_dtype = f"i{BIT_WIDTHS[dtype]}"
+    quiet = arith.where(arith.b.value("math.isnan", x), math.nan, x)
+    key = _ordered_bits(arith, arith.b.value("arith.bitcast", quiet, dtype=key_dtype))
+    ordered = arith.b.value("tile.sort", key, axis=axis, descending=bool(descending))
+    return arith.b.value("arith.bitcast", _ordered_bits(arith, ordered), dtype=dtype)
+
+
+def _ordered_bits(arith: Arith, bits: Value) -> Value:
+    """Flips every bit but the sign of a negative float's bits: integer order is then float order.
+    The flip is its own inverse."""
+    width = BIT_WIDTHS[bits.type.dtype]
+    sign = arith.binary("arith.shr", bits, width - 1)  # all ones for negatives, else 0
+    return arith.binary("arith.xor", bits, arith.binary("arith.and", sign, 2 ** (width - 1) - 1))
 
 
 PRIMITIVES: dict[str, Callable] = {
