@@ -16,8 +16,13 @@ from compiler.dsl.dtype import uint8 as uint8
 from compiler.dsl.dtype import uint16 as uint16
 from compiler.dsl.dtype import uint32 as uint32
 from compiler.dsl.dtype import uint64 as uint64
+from compiler.dsl.evaluate import evaluate as evaluate
 from compiler.dsl.make import jit as jit
 from compiler.dsl.make import make as make
+from compiler.dsl.substitute import substitute as substitute
 from compiler.dsl.symbol import Symbol as Symbol
 from compiler.dsl.symbol import block_size as block_size
 from compiler.dsl.tensor import Tensor as Tensor
+
+eval = evaluate  # NineToothed's names: `ninetoothed.eval(tensor, subs)`, `ninetoothed.subs(...)`
+subs = substitute

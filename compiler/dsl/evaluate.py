@@ -61,7 +61,7 @@ def evaluate(tensor: Tensor, subs: Mapping[Any, Any] | None = None) -> np.ndarra
     """
     if tensor.source.ndim == 0:
         return np.array(0, dtype=np.intp)
-    env = _environment(subs or {})
+    env = environment(subs or {})
     domain = NumpyDomain(env)
 
     levels = tensor.levels()
@@ -83,11 +83,14 @@ def evaluate(tensor: Tensor, subs: Mapping[Any, Any] | None = None) -> np.ndarra
     return np.broadcast_to(offset, shape).astype(np.intp)
 
 
-def _environment(subs: Mapping[Any, Any]) -> dict[str, int]:
+def environment(subs: Mapping[Any, Any]) -> dict[str, int]:
+    """Symbol name -> value, from `subs`: a source Tensor maps to `{"shape": sizes}` (or anything
+    with a `.shape`, another Tensor or an array), a Symbol to its value."""
     env: dict[str, int] = {}
     for key, value in subs.items():
         if isinstance(key, Tensor) and key.source is key:
-            for dim, (size, given) in enumerate(zip(key.shape, value["shape"], strict=True)):
+            shape = value["shape"] if isinstance(value, Mapping) else value.shape
+            for dim, (size, given) in enumerate(zip(key.shape, shape, strict=True)):
                 if isinstance(size, Symbol):
                     env[size.name] = int(given)
                 elif isinstance(size, int) and size != given:

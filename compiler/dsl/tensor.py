@@ -152,6 +152,19 @@ class Tensor:
     def innermost(self) -> Tensor:
         return self.levels()[-1]
 
+    def eval(self, subs: Mapping[Any, Any] | None = None):  # noqa: A003 - NineToothed's name
+        """The source offsets each position reads (-1 where masked), as a numpy array; `subs`
+        gives sizes (`{source: {"shape": ...}}`) and Symbols (`{BLOCK: 16}`)."""
+        from compiler.dsl.evaluate import evaluate
+
+        return evaluate(self, subs)
+
+    def subs(self, subs: Mapping[Any, Any]) -> Tensor:
+        """This arrangement with the sizes and Symbols in `subs` given values."""
+        from compiler.dsl.substitute import substitute
+
+        return substitute(self, subs)
+
     def __repr__(self) -> str:
         kind = "source" if self.view is None else type(self.view).__name__
         return f"Tensor({self.name}, shape={self.shape}, {kind})"

@@ -170,3 +170,16 @@ def test_random_arrangement(seed):
     context = f"source shape {shape}, symbolic {symbolic}, steps {steps}"
     assert actual.shape == expected.shape, context
     np.testing.assert_array_equal(actual, expected, err_msg=context)
+
+
+@pytest.mark.parametrize("seed", range(1, CASES, 8))
+def test_substituted_arrangement_reads_the_same(seed):
+    """`ninetoothed.subs` fixes the sizes of a symbolic chain: `Tensor.eval()` then needs no subs
+    and reads what NineToothed's eval of the symbolic chain reads; shapes become ints."""
+    shape, steps, expected = draw_case(random.Random(seed), symbolic=True)
+    tensor, subs = build(dsl, shape, steps, symbolic=True)
+    fixed = dsl.subs(tensor, subs)
+    assert all(isinstance(size, int) for level in levels(fixed) for size in level.shape)
+    context = f"source shape {shape}, steps {steps}"
+    np.testing.assert_array_equal(fixed.eval(), expected, err_msg=context)
+    np.testing.assert_array_equal(dsl.eval(tensor, subs), expected, err_msg=context)

@@ -2,6 +2,7 @@
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from compiler import dsl
@@ -212,3 +213,17 @@ def test_evaluate_reads_offsets_and_reports_bad_subs():
         evaluate(fixed, {fixed: {"shape": (4, 2)}})
     with pytest.raises(TypeError, match="source Tensors"):
         evaluate(arranged, {arranged: {"shape": (3, 2)}})
+
+
+def test_subs_gives_symbols_and_sizes_values():
+    """As NineToothed's: Symbols and source sizes become ints, and the result evaluates alone."""
+    import ninetoothed
+
+    results = []
+    for lib in (dsl, ninetoothed):
+        x, block = lib.Tensor(2), lib.Symbol("BLOCK", constexpr=True)
+        fixed = lib.subs(x.tile((block, -1)), {x: {"shape": (10, 3)}, block: 4})
+        assert [int(s) for s in fixed.shape] == [3, 1]
+        assert [int(s) for s in fixed.dtype.shape] == [4, 3]
+        results.append(fixed.eval())
+    np.testing.assert_array_equal(*results)
