@@ -29,6 +29,9 @@ class Artifact:
     # name -> the caller's element type, for buffers the kernel takes as another type of the same
     # width (ssa.legalize_argument_dtypes): the launch passes such a tensor viewed as `arg_dtypes`.
     buffer_views: dict[str, str] = field(default_factory=dict)
+    # Buffers the kernel never reads or writes (a branch a constexpr removed): any tensor will do,
+    # on any device, even a meta tensor.
+    unused_buffers: tuple[str, ...] = ()
 
     def trace_json(self) -> str:
         return json.dumps(self.trace, indent=2)
@@ -67,7 +70,13 @@ def build_artifact(
         num_stages=kernel.attrs.get("num_stages"),
         ssa_hash=ssa_sha256(ssa),
         buffer_views=dict(kernel.attrs.get("buffer_views") or []),
+        unused_buffers=_unused_buffers(kernel),
     )
+
+
+def _unused_buffers(kernel: Kernel) -> tuple[str, ...]:
+    used = {v for op in kernel.walk() for v in op.operands}
+    return tuple(v.name for v in kernel.args if isinstance(v.type, BufferType) and v not in used)
 
 
 def _kind(type_: object) -> str:

@@ -87,22 +87,24 @@ class Arith:
             return x
         return self.b.value("arith.cast", x, dtype=dtype)
 
-    def unify(self, *xs: Operand) -> list[Value]:
-        """Constants for Python scalars, one promoted dtype, one broadcast shape."""
+    def unify(self, *xs: Operand, div_or_mod: bool = False) -> list[Value]:
+        """Constants for Python scalars, one promoted dtype (Triton's, where division and
+        remainder of halves compute in f32), one broadcast shape."""
         anchor = next((x for x in xs if isinstance(x, Value)), None)
         values = [self.as_value(x, anchor) for x in xs]
-        if all(v.type == values[0].type for v in values):  # nothing to convert or broadcast
-            return values
         dtype = values[0].type.dtype
         for v in values[1:]:
-            dtype = promote(dtype, v.type.dtype)
+            dtype = promote(dtype, v.type.dtype, div_or_mod)
+        if all(v.type == values[0].type for v in values) and dtype == values[0].type.dtype:
+            return values  # nothing to convert or broadcast
         shape = broadcast_shape(*(v.type for v in values))
         return [self.b.broadcast_to(self.cast(v, dtype), shape) for v in values]
 
     def binary(self, op_name: str, a: Operand, b: Operand) -> Operand:
         if not isinstance(a, Value) and not isinstance(b, Value):
             return _PYTHON_BINARY[op_name](a, b)
-        left, right = self.unify(a, b)
+        div_or_mod = op_name in ("arith.div", "arith.idiv", "arith.irem")
+        left, right = self.unify(a, b, div_or_mod=div_or_mod)
         if op_name == "arith.div" and is_integer(left.type.dtype):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         return self.b.value(op_name, left, right)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from compiler.ir.types import FLOAT_DTYPES, is_float
+from compiler.ir.types import is_float
 
 # NineToothed spells dtypes "fp32", "i32", ...; the IR spells them "f32", "i32", ...
 DSL_TO_IR = {
@@ -63,15 +63,28 @@ def ir_dtype(dtype: object) -> str:
     raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DSL_TO_IR)}")
 
 
-def promote(a: str, b: str) -> str:
-    """The dtype two operands meet at: floats win over integers, wider wins over narrower."""
+def promote(a: str, b: str, div_or_mod: bool = False) -> str:
+    """The dtype two operands meet at, by Triton's rules (`computation_type_impl`): f64 wins;
+    division and remainder of floats compute in f32 at least; then f32, f16 (also over bf16), bf16
+    only with bf16 (else f32); integers by C's usual conversions."""
+    floats = {d for d in (a, b) if is_float(d)}
+    if "f64" in floats:
+        return "f64"
+    if floats and div_or_mod:
+        return "f32"
+    for dtype in ("f32", "f16"):
+        if dtype in floats:
+            return dtype
+    if floats:  # bf16
+        return "bf16" if a == b else "f32"
     if a == b:
         return a
-    if is_float(a) or is_float(b):
-        floats = [d for d in (a, b) if is_float(d)]
-        if len(floats) == 1:
-            return floats[0]
-        if {a, b} == {"f16", "bf16"}:
-            return "f32"
-        return max(floats, key=FLOAT_DTYPES.index)
-    return max((a, b), key=lambda d: _INT_RANK[d])
+    return _integer_promote(a, b)
+
+
+def _integer_promote(a: str, b: str) -> str:
+    """C's usual arithmetic conversions: the wider type; at equal width the unsigned one."""
+    rank_a, rank_b = _INT_RANK[a], _INT_RANK[b]
+    if rank_a != rank_b:
+        return a if rank_a > rank_b else b
+    return a if a.startswith("u") else b

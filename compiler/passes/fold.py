@@ -58,6 +58,8 @@ def _fold(op: Operation, ranges: ValueRanges) -> Value | None:
         return _fold_where(op, constants[0])
     if op.name in ("tile.broadcast", "arith.cast") and op.operands[0].type == op.result.type:
         return op.operands[0]
+    if op.name in ("tile.sort", "scan.sum") and op.result.type.shape[op.attrs["axis"]] == 1:
+        return op.operands[0]  # one element along the axis: nothing to order or add
     identity = _identity(op, constants)
     if identity is not None:
         return identity

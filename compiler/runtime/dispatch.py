@@ -29,14 +29,19 @@ def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
         raise LaunchError(
             f"no launcher for backend {artifact.backend!r}; add {name.replace('.', '/')}.py"
         ) from None
-    launcher.launch(artifact, viewed(artifact, bindings))
+    launcher.launch(artifact, prepared(artifact, bindings))
 
 
-def viewed(artifact: Artifact, bindings: Mapping[str, object]) -> Mapping[str, object]:
-    """Tensors of the buffers the kernel takes as another type of the same width, viewed as it."""
-    if not artifact.buffer_views:
+def prepared(artifact: Artifact, bindings: Mapping[str, object]) -> Mapping[str, object]:
+    """Tensors of the buffers the kernel takes as another type of the same width, viewed as it;
+    for a buffer the kernel never touches, an empty tensor on the kernel's device."""
+    if not artifact.buffer_views and not artifact.unused_buffers:
         return bindings
     bindings = dict(bindings)
+    for name in artifact.unused_buffers:
+        tensor = bindings.get(name)
+        if isinstance(tensor, torch.Tensor):
+            bindings[name] = torch.empty(0, dtype=tensor.dtype, device=artifact.device)
     for name, dtype in artifact.buffer_views.items():
         tensor = bindings.get(name)
         if isinstance(tensor, torch.Tensor):

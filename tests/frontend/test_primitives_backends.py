@@ -263,3 +263,20 @@ def test_sort_special_values(backend):
     high = torch.div(keys.sort(1, descending=True).values, 4294967296, rounding_mode="trunc")
     expected = x.sort(1).values + high.float()  # Triton's // truncates, as C's
     torch.testing.assert_close(out, expected, equal_nan=True)
+
+
+def maybe_masked(x, mask, out, with_mask):
+    out = x  # noqa: F841
+    if with_mask:
+        out = x + mask  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_buffer_the_kernel_never_touches_may_be_a_meta_tensor(backend):
+    """ntops passes a placeholder on the meta device for an attention mask it does not use."""
+    tensors = (Tensor(1), Tensor(1), Tensor(1), Tensor(0, constexpr=True))
+    arrangement = lambda x, m, o, flag: (x.tile((64,)), m.tile((64,)), o.tile((64,)), flag)  # noqa: E731
+    kernel = ninetoothed.make(arrangement, maybe_masked, tensors, backend=backend)
+    x, out = torch.randn(100), torch.full((100,), math.nan)
+    kernel(x, torch.empty(100, device="meta"), out, False)
+    assert torch.equal(out, x)

@@ -125,6 +125,7 @@ TARGET = Target(
     operand_dtypes={
         **OPERAND_DTYPES,
         "math.pow": MATH_DTYPES,
+        "math.abs": MATH_DTYPES,  # abs(__half) is ambiguous in C++: halves widen to f32
     },
     declaring_ops=frozenset({"mem.alloc"}),
 )

@@ -1,0 +1,54 @@
+"""Mixed-dtype arithmetic meets at the dtype Triton's own semantics picks, for every pair of
+tensor dtypes, with and without division (Triton computes a division of halves in f32)."""
+
+import itertools
+
+import pytest
+import torch
+import triton.language as tl
+from triton.language.semantic import TritonSemantic
+
+import compiler.dsl as ninetoothed
+from compiler.dsl import Tensor
+from compiler.frontend.dtypes import promote
+
+TRITON = {
+    "i1": tl.int1,
+    **{f"i{b}": getattr(tl, f"int{b}") for b in (8, 16, 32, 64)},
+    **{f"u{b}": getattr(tl, f"uint{b}") for b in (8, 16, 32, 64)},
+    "f16": tl.float16,
+    "bf16": tl.bfloat16,
+    "f32": tl.float32,
+    "f64": tl.float64,
+}
+SEMANTIC = TritonSemantic.__new__(TritonSemantic)  # the type rules use no builder
+
+
+def triton_type(a: str, b: str, div_or_mod: bool) -> str | None:
+    try:
+        chosen = SEMANTIC.computation_type_impl(TRITON[a], False, TRITON[b], False, div_or_mod)
+    except TypeError:  # e.g. dividing integers of different signedness: Triton refuses
+        return None
+    return next(name for name, dtype in TRITON.items() if dtype == chosen)
+
+
+@pytest.mark.parametrize("div_or_mod", [False, True])
+def test_promotion_is_tritons(div_or_mod):
+    for a, b in itertools.product(TRITON, repeat=2):
+        expected = triton_type(a, b, div_or_mod)
+        if expected is not None:
+            assert promote(a, b, div_or_mod) == expected, (a, b, div_or_mod)
+
+
+def halves(x, y, out):
+    out = x / y  # noqa: F841
+
+
+def test_dividing_halves_rounds_once_in_f32():
+    """floor(a / b) on f16 tensors: the quotient is not rounded to f16 before the floor."""
+    a = torch.tensor([-1.283203125, -1.3271484375, 0.32373046875]).half()
+    b = torch.tensor([0.032073974609375, -0.01264190673828125, -0.0020618438720703125]).half()
+    out = torch.full((3,), float("nan"))
+    arrangement = lambda *ts: tuple(t.tile((4,)) for t in ts)  # noqa: E731
+    ninetoothed.make(arrangement, halves, (Tensor(1), Tensor(1), Tensor(1)))(a, b, out)
+    assert torch.equal(out.floor(), torch.div(a.float(), b.float(), rounding_mode="floor"))
