@@ -5,8 +5,10 @@ Two things are patched while `cpu_driver()` is active:
 - ``triton.runtime.driver.active`` becomes a fake driver. With no GPU Triton has no active driver,
   and NineToothed's ``CodeGenerator.__init__`` and ``calculate_default_configs`` ask it for the
   current device and its properties (``max_num_regs`` sizes the autotuning space,
-  ``max_shared_mem`` the default ``num_stages``). Its ``get_benchmarker`` runs a config once and
-  reports a constant time; only Triton's autotuner calls it.
+  ``max_shared_mem`` the default ``num_stages``). Its ``get_benchmarker`` reports the same time
+  for every config without running it (only Triton's autotuner calls it), so the autotuner keeps
+  the first config and runs that one only: the result every config would give, at the cost of
+  one run.
 - ``triton.runtime.jit._normalize_ty`` also maps the string ``"triton.language.constexpr"`` to
   ``"constexpr"``. Triton 3.9's interpreter re-compiles each kernel under ``from __future__ import
   annotations``, so NineToothed's ``triton.language.constexpr`` annotations reach it as strings,
@@ -40,11 +42,10 @@ class _FakeDriver:
         return 0
 
     def get_benchmarker(self):
-        return _run_once
+        return _untimed
 
 
-def _run_once(kernel_call, quantiles):
-    kernel_call()
+def _untimed(kernel_call, quantiles):
     return [1.0 for _ in quantiles]
 
 
