@@ -202,7 +202,8 @@ class _Emitter:
             ):
                 raise self.fail(op, f"takes no {value.type.dtype} operands", "cast them first")
         fields = {**self.fields(op), **extra}
-        text = OpText(tuple(self.names[v] for v in op.operands), op.attrs, fields)
+        names = tuple(self.names[v] for v in op.operands)
+        text = OpText(names, op.attrs, fields, tuple(v.type.dtype for v in op.operands))
         return spelling(text) if callable(spelling) else spelling.format(*text.args, **text.fields)
 
     def fields(self, op: Operation) -> dict[str, str]:

@@ -26,6 +26,7 @@ class OpText:
     args: tuple[str, ...]
     attrs: Mapping[str, object]  # the op's attributes as the IR holds them
     fields: Mapping[str, str]  # each attribute spelled, plus result_dtype and result_shape
+    operand_dtypes: tuple[str, ...] = ()  # the IR element types of the operands
 
 
 Spelling = str | Callable[[OpText], str]

@@ -1,5 +1,6 @@
 """Spellings shared by the languages that write TVM's TIR in Python (TVMScript and TileLang):
-truncating integer division, `T.max`/`T.min`, `T.Select`, and memory access as buffer indexing,
+truncating integer division, `T.max`/`T.min`, `T.Select`, IEEE's `!=` and NaN tests on floats
+(`_compare`), and memory access as buffer indexing,
 a masked load through `T.if_then_else` (which reads only where the mask holds) and a masked store
 as a one-line `if`."""
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 
 from compiler.backends.operators import INFIX, compare, infix
 from compiler.backends.target import OpText
+from compiler.ir.types import is_float
 
 
 def masked_load(typed: str) -> Callable[[OpText], str]:
@@ -26,6 +28,21 @@ def masked_load(typed: str) -> Callable[[OpText], str]:
     return load
 
 
+def _compare(op: OpText) -> str:
+    """TIR's `!=` on floats is ordered (false when either side is NaN), the IR's is IEEE's (true):
+    NaN sides are tested for explicitly (TIR's simplifier turns `not ==` back into `!=`). A float
+    compared with itself is a NaN test, spelled as one, since the simplifier decides `x == x` as if
+    NaN did not exist."""
+    (x, y), pred = op.args, op.attrs["pred"]
+    if not is_float(op.operand_dtypes[0]) or pred in ("lt", "gt"):
+        return compare(op)
+    if x == y:
+        return f"T.isnan({x})" if pred == "ne" else f"T.Not(T.isnan({x}))"
+    if pred == "ne":
+        return f"T.Or({x} != {y}, T.Or(T.isnan({x}), T.isnan({y})))"
+    return compare(op)
+
+
 def _store(op: OpText) -> str:
     buffer, offset, value, *mask = op.args
     statement = f"{buffer}[{offset}] = {value}"
@@ -39,7 +56,7 @@ TIR_SPELLING = {
     "arith.max": "T.max({0}, {1})",
     "arith.min": "T.min({0}, {1})",
     "arith.neg": "-{0}",
-    "arith.cmp": compare,
+    "arith.cmp": _compare,
     "select.where": "T.Select({0}, {1}, {2})",
     "mem.store": _store,
     "mem.read": "{0}[{1}]",

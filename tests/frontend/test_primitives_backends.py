@@ -87,6 +87,12 @@ def _nan_tests(x, y):
     return ntl.where(libdevice.isnan(nan), 1.0, 0.0) + ntl.where(libdevice.isinf(inf), 2.0, 0.0)
 
 
+def _nan_comparisons(x, y):
+    nan = ntl.where(y > 3.0, float("nan"), x)
+    unequal = ntl.where(nan != nan, 1.0, 0.0) + ntl.where(nan != x, 2.0, 0.0)
+    return unequal + ntl.where(nan == nan, 4.0, 0.0) + ntl.where(nan <= x, 8.0, 0.0)
+
+
 def _reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     x, y = x.double(), y.double()
     small = (x * 0.4).clamp(-0.9, 0.9)
@@ -106,11 +112,18 @@ def _reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         "_clamp_fma": lambda: x.clamp(-0.5, 0.5) * y + 1,
         "_dtype_at_compile_time": lambda: x + 1,
         "_nan_tests": lambda: (y > 3).double() + (y < -3).double() * 2,
+        "_nan_comparisons": lambda: _torch_nan_comparisons(x, y),
     }[name]()
 
 
+def _torch_nan_comparisons(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    nan = torch.where(y > 3, math.nan, x)
+    unequal = (nan != nan).double() + (nan != x).double() * 2
+    return unequal + (nan == nan).double() * 4 + (nan <= x).double() * 8
+
+
 ELEMENTWISE = [_floor, _erf_tanh_atan, _hyperbolic, _inverse, _small_arguments, _logs, _rounding]
-ELEMENTWISE += [_pow, _clamp_fma, _dtype_at_compile_time, _nan_tests]
+ELEMENTWISE += [_pow, _clamp_fma, _dtype_at_compile_time, _nan_tests, _nan_comparisons]
 
 
 def _run(application, backend, x, y, out):

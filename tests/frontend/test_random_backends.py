@@ -19,6 +19,10 @@ def arrange(x, seed, out):
     return x.tile((BLOCK,)), seed, out.tile((BLOCK,))
 
 
+def uniform(x, seed, out):
+    out = ntl.rand(seed, x.offsets())  # noqa: F841
+
+
 def draws(x, seed, out):
     offsets = x.offsets()
     out = ntl.rand(seed, offsets) + ntl.randn(seed, offsets) * 10.0 + ntl.randint(seed, offsets)  # noqa: F841
@@ -51,3 +55,21 @@ def test_random_matches_triton(backend):
     again = torch.full((SIZE,), float("nan"))
     kernel(torch.zeros(SIZE), SEED + 1, again)
     assert (again != out).float().mean() > 0.99  # another seed, other numbers
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_uniform_numbers_of_a_flattened_tensor(backend):
+    """As dropout draws them: the offsets of a flattened 3-D tensor, a seed below 2^31. Every
+    number lies in [0, 1), and their mean is near 1/2."""
+
+    def flattened(x, seed, out):
+        block = ninetoothed.block_size()
+        return x.flatten().tile((block,)), seed, out.flatten().tile((block,))
+
+    tensors = (Tensor(3), Tensor(0, dtype=ninetoothed.int64), Tensor(3))
+    kernel = ninetoothed.make(flattened, uniform, tensors, backend=backend)
+    x = torch.zeros(3, 50, 7)
+    out = torch.full_like(x, float("nan"))
+    kernel(x, 12345, out)
+    assert ((out >= 0) & (out < 1)).all()
+    assert abs(out.mean().item() - 0.5) < 0.05

@@ -2,7 +2,7 @@
 
 The same seed and offsets give the same numbers on every backend, bit for bit the ones Triton's own
 `tl.rand` gives. 32-bit words wrap as u32 arithmetic; the high half of a 32 x 32 product comes
-from a u64 product divided by 2^32; same-width integer casts reinterpret the bits.
+from a u64 product divided by 2^32; the word becomes an i32 by its bits (`arith.bitcast`).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _philox(arith: Arith, seed: object, offset: object, rounds: int) -> tuple[Va
 
 def _uniform(arith: Arith, bits: Value) -> Value:
     """Triton's `uint_to_uniform_float`: the word as i32, folded to >= 0, scaled below 1."""
-    x = arith.cast(bits, "i32")
+    x = arith.b.value("arith.bitcast", bits, dtype="i32")
     x = arith.where(arith.compare("lt", x, 0), arith.binary("arith.xor", x, -1), x)
     return arith.binary("arith.mul", arith.cast(x, "f32"), 4.6566127342e-10)
 
