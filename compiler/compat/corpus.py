@@ -18,6 +18,8 @@ from compiler.runtime.cache import cache_dir
 PROJECT = Path(__file__).resolve().parents[2]
 # Where this workplace keeps the corpora (next to the project), newest name last.
 DEFAULT_PATTERN = "ntops-*.tar.gz"
+# The column run with NineToothed itself instead of a backend of this compiler.
+REFERENCE = "reference"
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,8 @@ from pathlib import Path
 import pytest
 
 from compiler.compat import on_cpu
+from compiler.compat.corpus import REFERENCE
 from compiler.errors import CompileError
-
-REFERENCE = "reference"
 
 
 class TestTimeout(Exception):
@@ -57,7 +56,12 @@ def _bind() -> None:
     sys.modules["ninetoothed.language"] = compiler.dsl.language
 
 
-_bind()
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    """Bind before pytest imports the corpus's conftest (which imports the library); only in a run
+    the compatibility runner started, never in a process that merely imports this module."""
+    if _setting("BACKEND"):
+        _bind()
 
 
 def _records() -> Path | None:

@@ -18,8 +18,7 @@ from pathlib import Path
 
 from compiler.backends.registry import TARGETS
 from compiler.compat import report
-from compiler.compat.corpus import PROJECT, Corpus, default_corpus, prepare
-from compiler.compat.plugin import REFERENCE
+from compiler.compat.corpus import PROJECT, REFERENCE, Corpus, default_corpus, prepare
 from compiler.errors import CompileError
 
 RECORDS = PROJECT / "build" / "compat"

@@ -82,3 +82,16 @@ def test_bad_corpus_and_backend_are_refused(tmp_path, capsys):
 def test_a_folder_corpus_is_read_in_place():
     corpus = prepare(LIBRARY)
     assert corpus.root == LIBRARY and corpus.import_paths == [LIBRARY, LIBRARY / "src"]
+
+
+def test_importing_the_plugin_binds_nothing():
+    """Only a run the runner starts binds `ninetoothed`; the rest of a test session keeps the
+    real one (the DSL oracle tests compare against it)."""
+    import sys
+
+    import ninetoothed
+
+    import compiler.compat.plugin  # noqa: F401
+
+    assert sys.modules["ninetoothed"] is ninetoothed
+    assert ninetoothed.__file__.endswith("ninetoothed/__init__.py")
