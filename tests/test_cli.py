@@ -99,7 +99,14 @@ def test_passes_lists_every_default_pass_with_its_category():
     ("args", "message"),
     [
         (["compile", "missing.py"], "missing.py: no such file"),
-        (["compile", str(PROGRAMS / "softmax.py")], "needs the constexpr keyword argument"),
+        (
+            ["compile", str(PROGRAMS / "softmax.py"), "--backend", "cuda"],
+            "needs the constexpr values BLOCK_SIZE at compile time; give them (-D BLOCK_SIZE=N)",
+        ),
+        (
+            ["compile", str(PROGRAMS / "flash_attention.py")],
+            "where sizes must agree, give them values: -D k_size_3=N",
+        ),
         (["compile", str(PROGRAMS / "softmax.py"), "-D", "BLOCK_SIZE"], "write NAME=VALUE"),
         (["compile", str(PROGRAMS / "matmul.py"), "-DBLOCK_SIZE_0=8"], "is outside [32, 1024]"),
     ],
@@ -108,3 +115,45 @@ def test_user_errors_say_what_to_do(args, message):
     result = ntc(*args)
     assert result.returncode == 1
     assert message in result.stderr
+
+
+ROW_SUM = """\
+import ninetoothed
+import ninetoothed.language as ntl
+from ninetoothed import Tensor
+
+
+def arrangement(x, out):
+    return x.tile((1, -1)), out.tile((1,))
+
+
+def application(x, out):
+    out = ntl.sum(x, 1)  # noqa: F841
+
+
+tensors = (Tensor(2, shape_options=(None, {"constexpr": True})), Tensor(1))
+"""
+
+
+def test_constexpr_sizes_stay_parameters_on_triton(tmp_path):
+    """As NineToothed's make: without -D a constexpr size is a `tl.constexpr` parameter, and the
+    kernel runs for any power-of-two value of it; other values are refused, naming the -D."""
+    import torch
+
+    from compiler.program import program_kernels
+    from compiler.runtime import LaunchError, launch
+
+    program = tmp_path / "row_sum.py"
+    program.write_text(ROW_SUM)
+    result = ntc("compile", str(program))
+    assert result.returncode == 0, result.stderr
+    assert "x_size_1: tl.constexpr" in result.stdout
+    assert "tl.arange(0, x_size_1)" in result.stdout
+    handle = program_kernels(str(program), "triton")["row_sum"]
+    artifact = handle.compile_declared()
+    for columns in (16, 32):
+        x, out = torch.randn(5, columns), torch.full((5,), float("nan"))
+        launch(artifact, handle.bindings(x, out))
+        torch.testing.assert_close(out, x.sum(1))
+    with pytest.raises(LaunchError, match="compile with -D x_size_1=20"):
+        launch(artifact, handle.bindings(torch.randn(5, 20), torch.empty(5)))

@@ -32,6 +32,9 @@ class Artifact:
     # Buffers the kernel never reads or writes (a branch a constexpr removed): any tensor will do,
     # on any device, even a meta tensor.
     unused_buffers: tuple[str, ...] = ()
+    # Sizes kept as compile-time parameters (`ntc compile` without -D): tile dims name them, so
+    # each launch needs a power of two there.
+    constexpr_params: tuple[str, ...] = ()
 
     def trace_json(self) -> str:
         return json.dumps(self.trace, indent=2)
@@ -71,6 +74,7 @@ def build_artifact(
         ssa_hash=ssa_sha256(ssa),
         buffer_views=dict(kernel.attrs.get("buffer_views") or []),
         unused_buffers=_unused_buffers(kernel),
+        constexpr_params=tuple(kernel.attrs.get("constexpr_params") or ()),
     )
 
 

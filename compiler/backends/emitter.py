@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 
 from compiler.backends.naming import Namer
+from compiler.backends.syntax import Name
 from compiler.backends.target import OpText, Target
 from compiler.ir.core import Block, Kernel, Operation, Value
 from compiler.ir.printer import print_kernel
@@ -34,6 +35,10 @@ def emit(kernel: Kernel, target: Target, *, ssa: str | None = None) -> str:
     return _Emitter(kernel, target, ssa).run()
 
 
+# Attributes that hold tile dims (`tile.arange` size, `tile.broadcast` and `tile.reshape` shape).
+_DIM_KEYS = ("size", "shape")
+
+
 class _Emitter:
     def __init__(self, kernel: Kernel, target: Target, ssa: str | None = None):
         self.kernel = kernel
@@ -45,6 +50,13 @@ class _Emitter:
         self.lines: list[str] = []
         self.position = 0  # the op's number in program order, as the verifier counts
         self.in_grid = False  # inside scf.grid, where `syntax.grid_define` applies
+        # Compile-time parameters: tile dims may name them (`kernel.attrs["constexpr_params"]`).
+        self.constexprs = set(kernel.attrs.get("constexpr_params") or ())
+        if self.constexprs and not self.syntax.constexpr_param:
+            raise EmitError(
+                f"@{kernel.name} keeps {', '.join(sorted(self.constexprs))} symbolic, and target "
+                f"{target.name!r} has no compile-time parameters; give each a value (-D NAME=N)"
+            )
 
     def run(self) -> str:
         syntax = self.syntax
@@ -63,6 +75,11 @@ class _Emitter:
             if isinstance(value.type, BufferType):
                 for line in syntax.param_prologue:
                     self.write(1, line.format(name=name, dtype=dtype))
+            elif value.name in self.constexprs:
+                # Tile dims name the parameter; values read it as a value of its own.
+                self.names[value] = self.namer.fresh()
+                as_value = syntax.to_value.format(name=name) if syntax.to_value else name
+                self.define(1, self.names[value], as_value, value.type.dtype)
             elif syntax.to_value:
                 self.define(1, name, syntax.to_value.format(name=name), value.type.dtype)
         self.block(self.kernel.body, 1, targets=[])
@@ -70,6 +87,10 @@ class _Emitter:
         return "\n".join(self.lines) + "\n"
 
     def param(self, value: Value) -> str:
+        if value.name in self.constexprs:  # kept as it is: tile dims name it
+            self.namer.taken.add(value.name)
+            self.names[value] = value.name
+            return self.syntax.constexpr_param.format(name=value.name)
         name = self.define_name(value, value.name)
         form = (
             self.syntax.buffer_param
@@ -210,12 +231,21 @@ class _Emitter:
         fields = {}
         for key, value in op.attrs.items():
             is_dtype = key == "dtype"  # an attribute naming an element type (cast, dot)
-            fields[key] = self.target.dtype(value) if is_dtype else self.syntax.literal(value)
+            if is_dtype:
+                fields[key] = self.target.dtype(value)
+            else:
+                fields[key] = self.syntax.literal(self.dims(value) if key in _DIM_KEYS else value)
         if op.results:
             type_ = op.results[0].type
-            unbound = [d for d in type_.shape if not isinstance(d, int)]
+            unbound = [d for d in type_.shape if isinstance(d, str) and d not in self.constexprs]
             if unbound:
                 raise self.fail(op, f"has unbound tile dims {unbound}", "run ssa.select_schedule")
             fields["result_dtype"] = self.target.dtype(type_.dtype)
-            fields["result_shape"] = self.syntax.literal(list(type_.shape))
+            fields["result_shape"] = self.syntax.literal(self.dims(list(type_.shape)))
         return fields
+
+    def dims(self, dims: object) -> object:
+        """Tile dims, with the ones naming a compile-time parameter as that name."""
+        if isinstance(dims, list | tuple):
+            return [self.dims(d) for d in dims]
+        return Name(dims) if isinstance(dims, str) and dims in self.constexprs else dims

@@ -6,10 +6,12 @@ import json
 import keyword
 import math
 
-from compiler.backends.syntax import Syntax
+from compiler.backends.syntax import Name, Syntax
 
 
 def python_literal(value: object) -> str:
+    if isinstance(value, Name):
+        return str(value)
     if value is None or isinstance(value, bool | int):
         return repr(value)
     if isinstance(value, float):

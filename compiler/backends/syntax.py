@@ -35,3 +35,11 @@ class Syntax:
     grid_open: str = ""  # scf.grid; fields: pid, count, num_warps (the kernel's attribute)
     grid_define: str = ""  # a definition inside scf.grid, where it differs from `define`
     parallel_open: str = ""  # scf.parallel; fields: iv, extent
+    # A compile-time parameter (a size the kernel is specialised on at launch, kept symbolic in
+    # its tile shapes); field: name. Empty: the language has none.
+    constexpr_param: str = ""
+
+
+class Name(str):
+    """A name to write as it is where a literal is expected: a tile dim that is a compile-time
+    parameter (`tl.arange(0, q_size_3)`)."""

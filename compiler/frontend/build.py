@@ -57,6 +57,13 @@ def build_kernel(
                     sizes.setdefault(size.name, arg)
             params[param_name] = Param(param_name, tensor, spec.dtype, buffer, strides)
 
+    # Constexpr symbols given as symbols stay compile-time parameters: sizes are arguments already,
+    # any other one becomes an argument of its own.
+    parameters = sorted(n for n, v in constexprs.items() if isinstance(v, Expr))
+    for parameter in parameters:
+        if parameter not in sizes:
+            sizes[parameter] = Value(ScalarType("index"), parameter)
+            args.append(sizes[parameter])
     body = Block()
     kernel = Kernel(name, args, body)
     arith = Arith(Builder(body))
@@ -66,6 +73,8 @@ def build_kernel(
     FunctionLowerer(ctx, application, env).run()
 
     kernel.attrs["grid"] = grid_expression(arranged, specs, constexprs, sizes)
+    if parameters:
+        kernel.attrs["constexpr_params"] = parameters
     metas = meta_symbols(arranged)
     kernel.attrs["meta"] = [[s.name, s.lower_bound, s.upper_bound] for s in metas]
     return kernel

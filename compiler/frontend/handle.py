@@ -9,6 +9,8 @@ import numbers
 import torch
 
 from compiler.backends.lowering import lower_unified_ssa_artifact
+from compiler.backends.registry import get_target
+from compiler.dsl.symbol import Symbol
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
@@ -158,7 +160,17 @@ class KernelHandle:
         return self.compile_specs(specs, constexprs, metas, tuner)
 
     def compile_declared(self, default_dtype: str = "f32", **kwargs):
-        """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`."""
+        """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`.
+        Constexpr sizes not given stay compile-time parameters where the target has them (as
+        NineToothed's `make` leaves them to Triton); elsewhere the error says which -D to give."""
+        missing = sorted(set(self.constexpr_names) - set(kwargs))
+        defines = " ".join(f"-D {name}=N" for name in missing)
+        if missing and not get_target(self.backend, self.device).syntax.constexpr_param:
+            raise CompileError(
+                f"{self.kernel_name}: the {self.backend} backend needs the constexpr values "
+                f"{', '.join(missing)} at compile time; give them ({defines})"
+            )
+        kwargs |= {name: Symbol(name, meta=True) for name in missing}  # kept symbolic
         specs = []
         for name, tensor, arranged in zip(self.names, self.tensors, self.arranged, strict=True):
             dtype = ir_dtype(tensor.dtype) if tensor.dtype else default_dtype
@@ -168,7 +180,18 @@ class KernelHandle:
                 kind = "tensor" if _in_memory(tensor, arranged) else "scalar"
                 specs.append(ArgSpec(kind, dtype))
         constexprs, metas = self._split_kwargs(kwargs, {})
-        return self.compile_specs(specs, constexprs, metas)
+        try:
+            return self.compile_specs(specs, constexprs, metas)
+        except CompileError as error:
+            if not missing:
+                raise
+            # Symbolic sizes compare equal only by name: `q_size_3` and `k_size_3` differ here.
+            raise CompileError(
+                f"{error.message} (with {', '.join(missing)} kept as compile-time parameters; "
+                f"where sizes must agree, give them values: {defines})",
+                filename=error.filename,
+                line=error.line,
+            ) from None
 
     def __call__(self, *args, **kwargs):
         artifact = self.compile(*args, **kwargs)

@@ -66,7 +66,7 @@ class SelectSchedule(Pass):
             kernel.attrs["schedule"] = [[name, value] for name, value in schedule.items()]
             kernel.attrs["schedule_reason"] = "; ".join(reasons) or "no meta symbols"
             ctx.remark(f"schedule {kernel.attrs['schedule_reason']}")
-        _substitute(kernel, schedule)
+        _substitute(kernel, schedule, set(kernel.attrs.get("constexpr_params") or ()))
         return before != {k: kernel.attrs.get(k) for k in before}
 
     def _choose(
@@ -164,7 +164,8 @@ def _dot_min(kernel: Kernel, ctx: PassContext) -> dict[str, int]:
     }
 
 
-def _substitute(kernel: Kernel, schedule: dict[str, int]) -> None:
+def _substitute(kernel: Kernel, schedule: dict[str, int], parameters: set[str]) -> None:
+    """Bind the meta symbols; dims naming compile-time parameters stay as they are."""
     for op in kernel.walk():
         if op.name == "index.meta":
             _bind_meta(op, schedule)
@@ -178,7 +179,7 @@ def _substitute(kernel: Kernel, schedule: dict[str, int]) -> None:
         dims = [d for value in values for d in value.type.shape]
         if key is not None:
             dims += op.attrs[key] if isinstance(op.attrs[key], list) else [op.attrs[key]]
-        unbound = sorted({d for d in dims if isinstance(d, str)})
+        unbound = sorted({d for d in dims if isinstance(d, str) and d not in parameters})
         if unbound:
             raise PassError(
                 f"ssa.select_schedule: {op.name} keeps symbolic dims {unbound}; list each meta "

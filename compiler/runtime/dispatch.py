@@ -35,6 +35,14 @@ def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
 def prepared(artifact: Artifact, bindings: Mapping[str, object]) -> Mapping[str, object]:
     """Tensors of the buffers the kernel takes as another type of the same width, viewed as it;
     for a buffer the kernel never touches, an empty tensor on the kernel's device."""
+    for name in artifact.constexpr_params:
+        value = bindings.get(name)
+        if isinstance(value, int) and (value < 1 or value & (value - 1)):
+            raise LaunchError(
+                f"@{artifact.kernel_name} keeps {name} a compile-time parameter that sizes its "
+                f"tiles, which must be a power of two, got {value}; compile with -D {name}="
+                f"{value} instead (the compiler pads a given size and masks the rest)"
+            )
     if not artifact.buffer_views and not artifact.unused_buffers:
         return bindings
     bindings = dict(bindings)

@@ -6,7 +6,7 @@ import json
 import math
 
 from compiler.backends.c_names import C_RESERVED
-from compiler.backends.syntax import Syntax
+from compiler.backends.syntax import Name, Syntax
 
 # C++'s names, those c_literal writes and the host entry's functions; the target adds every name
 # its spellings use (a parameter named `exp` would hide the function).
@@ -15,6 +15,8 @@ _RESERVED = C_RESERVED | {"ntc_launch", "ntc_error", "ntc_call", "ntc_run_grid",
 
 def c_literal(value: object) -> str:
     """A number as C++ writes it; its declaration or cast gives it the value's type."""
+    if isinstance(value, Name):
+        return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

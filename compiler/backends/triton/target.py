@@ -81,13 +81,18 @@ TARGET = Target(
     spelling=SPELLING,
     dtype_spelling=_DTYPES,
     memory_scopes={"global": "global"},
-    syntax=python_syntax(
-        prelude=("import triton", "import triton.language as tl", "", ""),
-        decorator="@triton.jit",
-        names_used=frozenset({"triton", "tl", "range", "float"}),
-        # An int argument equal to 1 arrives as a constexpr, and the interpreter's loop index is a
-        # Python int: make both tensors like any other value.
-        to_value="tl.to_tensor({name})",
+    syntax=dataclasses.replace(
+        python_syntax(
+            prelude=("import triton", "import triton.language as tl", "", ""),
+            decorator="@triton.jit",
+            names_used=frozenset({"triton", "tl", "range", "float"}),
+            # An int argument equal to 1 arrives as a constexpr, and the interpreter's loop index
+            # is a Python int: make both tensors like any other value.
+            to_value="tl.to_tensor({name})",
+        ),
+        # Sizes a program declares constexpr may stay parameters (`ntc compile` without -D), as
+        # in NineToothed: the JIT specialises on their values at launch.
+        constexpr_param="{name}: tl.constexpr",
     ),
     capabilities={
         "value_semantics": True,
