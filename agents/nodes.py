@@ -13,7 +13,6 @@ from agents.errors import BudgetExhausted, ModelError, ReplayMismatch
 from agents.prompts import TEXT_ONLY, rejected, system_prompt, task_prompt
 from agents.runtime import Runtime
 from agents.state import AgentState
-from agents.tools import SCHEMAS
 
 APPROVALS = {"y", "yes", "approve", "approved", "accept", "ok"}
 
@@ -46,7 +45,7 @@ class Nodes:
 
     def model(self, state: AgentState) -> dict:
         usage = copy.deepcopy(state["usage"])
-        request = {"messages": state["messages"], "tools": SCHEMAS}
+        request = {"messages": state["messages"], "tools": self.rt.tools.schemas}
         try:
             reply = self.rt.client.complete(request, usage, state["calls"])
         except BudgetExhausted as exhausted:
@@ -71,7 +70,8 @@ class Nodes:
         call, *rest = state["pending"]
         start = time.monotonic()
         name, arguments = call["function"]["name"], call["function"]["arguments"]
-        outcome = self.rt.tools.call(name, arguments)
+        seconds_left = self.rt.budget.remaining_seconds(state["usage"])
+        outcome = self.rt.tools.call(name, arguments, seconds_left)
         seconds = time.monotonic() - start
         usage = copy.deepcopy(state["usage"])
         usage["seconds"] += seconds

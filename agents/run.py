@@ -40,6 +40,7 @@ from agents.tasks import TASKS_DIR, Task, load_task
 from agents.transcript import TranscriptWriter, read_events, transcript_file
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+TVM_PYTHON = PROJECT_ROOT / ".venv-tvm" / "bin" / "python"
 RECURSION_LIMIT = 100_000  # steps of the graph; the budgets end a run long before
 RUN_FILE = "run.json"
 
@@ -300,7 +301,8 @@ def _task_source(task: Task) -> str:
 
 
 def _gate_env(folder: Path, sandbox: Sandbox) -> dict[str, str]:
-    """The gates' environment: no secrets; the sandbox first on the import path."""
+    """The environment of the gates and the `run` tool: no secrets; the sandbox first on the
+    import path; the checkout's TVM interpreter, since a sandbox has no `.venv-tvm`."""
     env = {k: v for k, v in os.environ.items() if not SECRET_NAME.search(k)}
     path = [str(sandbox.root), *filter(None, [env.get("PYTHONPATH")])]
     env |= {
@@ -309,6 +311,8 @@ def _gate_env(folder: Path, sandbox: Sandbox) -> dict[str, str]:
         "TRITON_INTERPRET": "1",
         "NTC_CACHE_DIR": str(folder / "cache"),
     }
+    if TVM_PYTHON.is_file():
+        env.setdefault("NTC_TVM_PYTHON", str(TVM_PYTHON))
     return env
 
 

@@ -9,6 +9,8 @@ uncommitted changes are not in the sandbox.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import time
 import tomllib
@@ -94,16 +96,35 @@ class Sandbox:
                 return prefix
         return None
 
-    def run(self, argv: list[str], timeout: float, env: dict[str, str]) -> Completed:
+    def run(
+        self, argv: list[str], timeout: float, env: dict[str, str], *, merged: bool = False
+    ) -> Completed:
+        """Run `argv` in the sandbox; `merged` puts stderr into stdout, in the order written.
+
+        The command gets a process group of its own, so that a timeout (or an exception here)
+        ends what it started too: `make test` leaves no pytest running behind it."""
         start = time.monotonic()
-        try:
-            done = subprocess.run(
-                argv, cwd=self.root, env=env, capture_output=True, text=True, timeout=timeout
-            )
-        except subprocess.TimeoutExpired as error:
-            out = _text(error.stdout)
-            return Completed(None, out, _text(error.stderr), time.monotonic() - start)
-        return Completed(done.returncode, done.stdout, done.stderr, time.monotonic() - start)
+        stderr = subprocess.STDOUT if merged else subprocess.PIPE
+        with subprocess.Popen(
+            argv,
+            cwd=self.root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        ) as process:
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill_group(process)
+                out, err = process.communicate()
+                return Completed(None, out, err or "", time.monotonic() - start)
+            except BaseException:
+                _kill_group(process)
+                raise
+        return Completed(process.returncode, out, err or "", time.monotonic() - start)
 
     def changed_files(self) -> list[str]:
         """Paths added, modified or deleted since `base`, untracked files included."""
@@ -153,7 +174,8 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
-def _text(data: bytes | str | None) -> str:
-    if isinstance(data, bytes):
-        return data.decode(errors="replace")
-    return data or ""
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # it has ended already

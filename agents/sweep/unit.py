@@ -23,14 +23,13 @@ from pathlib import Path
 import yaml
 
 from agents.errors import AgentError
-from agents.run import PROJECT_ROOT, RunSpec, _gate_env, default_home, start
+from agents.run import RunSpec, _gate_env, default_home, start
 from agents.sandbox import Sandbox, _git
 from agents.sweep.plan import Unit
 from agents.transcript import FILE_NAME, read_events
 from skills.evals import Commands, Result, grade
 
 GRADE_TIMEOUT = 3600.0  # seconds per grading command: a hung test suite fails its check
-TVM_PYTHON = PROJECT_ROOT / ".venv-tvm" / "bin" / "python"
 
 
 class UnitFailed(AgentError):
@@ -104,8 +103,6 @@ def _grading_commands(unit: Unit, spec: RunSpec, sandbox: Path) -> Commands:
     if unit.arm == "without":
         _git(sandbox, "checkout", unit.commit, "--", f"skills/{unit.skill}")
     env = _gate_env(spec.folder, Sandbox.open(sandbox, ()))
-    if TVM_PYTHON.is_file():
-        env.setdefault("NTC_TVM_PYTHON", str(TVM_PYTHON))
     where = str(Path(sys.executable).parent)
     table = {key: command.replace("{bin}", where) for key, command in unit.commands.items()}
     return Commands(table, env, GRADE_TIMEOUT)

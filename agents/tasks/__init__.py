@@ -1,12 +1,14 @@
 """Tasks as data: one YAML file per task in this folder (or any path given to `--task`).
 
 Keys: `description`; `params` (NAME: {default, pattern, help}), substituted as `{NAME}` in every
-string below; `prompt`; `skills` (recommended skill names); `allow_edits` (protected path prefixes
-this task may change, e.g. `tests/`); `setup` (files planted into the sandbox before the run:
-`{path, from}` with `from` relative to the task file); `withhold` (skill names taken out of the
-sandbox and the catalog, to measure what a skill is worth); `gates` (in order: `{kind, name?,
-args?, script?, timeout?}`, kinds in `agents/gates/`); `success` (criteria checked after the gates:
-`files_exist`, `diff_forbids`, `diff_touches`); `budget` (see `agents.budget.Budget`).
+string below; `prompt`; `skills` (recommended skill names); `commands` (what the `run` tool may
+run besides the skills' commands, e.g. `cc --version`; see `agents/commands.py`); `allow_edits`
+(protected path prefixes this task may change, e.g. `tests/`); `setup` (files planted into the
+sandbox before the run: `{path, from}` with `from` relative to the task file); `withhold` (skill
+names taken out of the sandbox and the catalog, to measure what a skill is worth);
+`gates` (in order: `{kind, name?, args?, script?, timeout?}`, kinds in `agents/gates/`); `success`
+(criteria checked after the gates: `files_exist`, `diff_forbids`, `diff_touches`); `budget` (see
+`agents.budget.Budget`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from agents.errors import AgentError
 
 TASKS_DIR = Path(__file__).parent
 KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
-KEYS |= {"budget", "withhold"}
+KEYS |= {"budget", "withhold", "commands"}
 GATE_KEYS = {"kind", "name", "args", "script", "timeout"}
 SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
 PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
@@ -51,6 +53,7 @@ class Task:
     gates: tuple[GateSpec, ...]
     budget: dict
     withhold: tuple[str, ...] = ()  # skills this run must do without
+    commands: tuple[str, ...] = ()  # the `run` tool's commands besides the skills' ones
 
 
 def task_file(name_or_path: str) -> Path:
@@ -111,6 +114,7 @@ def load_task(name_or_path: str, given: dict[str, str] | None = None) -> Task:
         gates=tuple(gates),
         budget=dict(data.get("budget") or {}),
         withhold=tuple(data.get("withhold") or ()),
+        commands=tuple(str(c) for c in data.get("commands") or ()),
     )
 
 

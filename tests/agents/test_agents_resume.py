@@ -37,10 +37,10 @@ def test_a_run_paused_by_an_outage_resumes_where_it_stopped(home):
 def test_a_crashed_run_resumes_from_the_last_step(home, monkeypatch):
     original = ToolBox.call
 
-    def crash_on_finish(self, name, arguments):
+    def crash_on_finish(self, name, arguments, *rest):
         if name == "finish":
             raise KeyboardInterrupt
-        return original(self, name, arguments)
+        return original(self, name, arguments, *rest)
 
     monkeypatch.setattr(ToolBox, "call", crash_on_finish)
     with FakeOpenAI([WRITE, FINISH]) as server:
