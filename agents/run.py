@@ -34,7 +34,7 @@ from agents.graph import build_graph
 from agents.providers import check_model, make_provider
 from agents.redact import SECRET_NAME, Redactor
 from agents.runtime import Runtime
-from agents.sandbox import Sandbox
+from agents.sandbox import EARLIER_RUNS, Sandbox
 from agents.skills import load_skills
 from agents.tasks import TASKS_DIR, Task, load_task
 from agents.transcript import TranscriptWriter, read_events, transcript_file
@@ -96,7 +96,7 @@ def start(spec: RunSpec, api_key: str | None = None, say: Callable[[str], None] 
     check_model(spec.model, api_key)
     spec.commit = _resolve(repo, spec.commit)
     sandbox = Sandbox.create(repo, spec.folder / "sandbox", spec.commit, task.allow_edits)
-    sandbox = _plant(sandbox, task)
+    sandbox = _prepare(sandbox, task)
     (spec.folder / RUN_FILE).write_text(json.dumps(asdict(spec), indent=1) + "\n")
     rt = _runtime(spec, task, sandbox, api_key, say, header=None)
     return _drive(rt, spec, {"messages": []})
@@ -275,10 +275,11 @@ def _header(spec: RunSpec) -> dict:
     return read_events(Path(spec.out))[0]
 
 
-def _plant(sandbox: Sandbox, task: Task) -> Sandbox:
-    """Copy the task's setup files in, take out the skills it withholds, and commit: the run's
-    diff starts after them."""
-    if not task.setup and not task.withhold:
+def _prepare(sandbox: Sandbox, task: Task) -> Sandbox:
+    """Take out the earlier runs (unless the task keeps them), copy the task's setup files in,
+    take out the skills it withholds, and commit: the run's diff starts after all that."""
+    removed = [] if task.keep_earlier_runs else sandbox.remove(EARLIER_RUNS)
+    if not removed and not task.setup and not task.withhold:
         return sandbox
     for relative, source in task.setup:
         target = sandbox.path(relative)

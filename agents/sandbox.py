@@ -1,15 +1,18 @@
-"""The sandbox a run works in: a fresh clone of the user's repository at one commit.
+"""The sandbox a run works in: one commit of the user's repository, fetched into a fresh folder
+with that commit as its only history, so no earlier state of the tree is in its git objects.
 
 Tools reach files only through `Sandbox.path`, which refuses absolute paths, `..` and symlinks
 that lead outside, `.git`, and (for writes) the protected prefixes: `audits/`, `tests/`,
 `agents/`, `pyproject.toml` (it configures the audit) and the audit baseline, unless the task
-allows them. Commands run with a timeout. The user's checkout is only read (by `git clone`); its
-uncommitted changes are not in the sandbox.
+allows them. Commands run with a timeout. The user's checkout is only read (by `git fetch`); its
+uncommitted changes are not in the sandbox. `EARLIER_RUNS` are what a run takes out of the tree
+before it starts (see `agents/run.py`), so a model cannot copy an earlier run's answer.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -20,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from agents.errors import AgentError
 
 PROTECTED = ("audits/", "tests/", "agents/", "pyproject.toml")
+EARLIER_RUNS = ("transcripts", "evals/results")  # recorded agent runs and sweeps
 GIT_TIMEOUT = 120.0
 AUTHOR = ["-c", "user.name=ntc-agent", "-c", "user.email=ntc-agent@localhost"]
 
@@ -46,18 +50,12 @@ class Sandbox:
     def create(cls, repo: Path, folder: Path, commit: str, allow: tuple[str, ...]) -> Sandbox:
         if folder.exists():
             raise AgentError(f"{folder} exists already; give the run another id")
-        _git(repo, "rev-parse", "--verify", f"{commit}^{{commit}}")
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        _git(
-            repo.parent,
-            "clone",
-            "--quiet",
-            "--no-hardlinks",
-            "--no-checkout",
-            str(repo),
-            str(folder),
-        )
-        _git(folder, "checkout", "--quiet", "--detach", commit)
+        sha = _git(repo, "rev-parse", "--verify", f"{commit}^{{commit}}").strip()
+        folder.mkdir(parents=True)
+        _git(folder, "init", "--quiet")
+        source = repo.resolve().as_uri()
+        _git(folder, "fetch", "--quiet", "--no-tags", "--depth", "1", source, sha)
+        _git(folder, "checkout", "--quiet", "--detach", sha)
         return cls.open(folder, allow)
 
     @classmethod
@@ -125,6 +123,20 @@ class Sandbox:
                 _kill_group(process)
                 raise
         return Completed(process.returncode, out, err or "", time.monotonic() - start)
+
+    def remove(self, paths: tuple[str, ...]) -> list[str]:
+        """Delete those of `paths` (files or folders) that exist; the ones deleted."""
+        removed = []
+        for relative in paths:
+            target = self.root / relative
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
+            else:
+                continue
+            removed.append(relative)
+        return removed
 
     def changed_files(self) -> list[str]:
         """Paths added, modified or deleted since `base`, untracked files included."""

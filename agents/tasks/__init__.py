@@ -6,7 +6,8 @@ run besides the skills' commands, e.g. `cc --version`; see `agents/commands.py`)
 (protected path prefixes this task may change, e.g. `tests/`); `setup` (files planted into the
 sandbox before the run: `{path, from}` with `from` relative to the task file); `withhold` (skill
 names taken out of the sandbox and the catalog, to measure what a skill is worth);
-`gates` (in order: `{kind, name?, args?, script?, timeout?}`, kinds in `agents/gates/`); `success`
+`keep_earlier_runs` (true: leave `transcripts/` and other recorded runs in the sandbox); `gates`
+(in order: `{kind, name?, args?, script?, timeout?}`, kinds in `agents/gates/`); `success`
 (criteria checked after the gates: `files_exist`, `diff_forbids`, `diff_touches`); `budget` (see
 `agents.budget.Budget`).
 """
@@ -23,7 +24,7 @@ from agents.errors import AgentError
 
 TASKS_DIR = Path(__file__).parent
 KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
-KEYS |= {"budget", "withhold", "commands"}
+KEYS |= {"budget", "withhold", "commands", "keep_earlier_runs"}
 GATE_KEYS = {"kind", "name", "args", "script", "timeout"}
 SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
 PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
@@ -54,6 +55,7 @@ class Task:
     budget: dict
     withhold: tuple[str, ...] = ()  # skills this run must do without
     commands: tuple[str, ...] = ()  # the `run` tool's commands besides the skills' ones
+    keep_earlier_runs: bool = False  # leave recorded runs (transcripts/) in the sandbox
 
 
 def task_file(name_or_path: str) -> Path:
@@ -115,6 +117,7 @@ def load_task(name_or_path: str, given: dict[str, str] | None = None) -> Task:
         budget=dict(data.get("budget") or {}),
         withhold=tuple(data.get("withhold") or ()),
         commands=tuple(str(c) for c in data.get("commands") or ()),
+        keep_earlier_runs=bool(data.get("keep_earlier_runs", False)),
     )
 
 

@@ -18,7 +18,7 @@ FINISH = reply(
 def test_search_in_a_run_skips_the_recorded_transcripts(home):
     script = [reply(("search", {"pattern": "REPLAY MISMATCH"})), FINISH]
     with FakeOpenAI(script) as server:
-        result = run(home, server)
+        result = run(home, server, task="history")
     text = next(e["result"] for e in read_events(result.out) if e["type"] == "tool")
     assert (home / "run" / "sandbox" / "transcripts").is_dir()  # kept, yet not searched
     lines = text.splitlines()
