@@ -7,7 +7,7 @@ run besides the skills' commands, e.g. `cc --version`; see `agents/commands.py`)
 sandbox before the run: `{path, from}` with `from` relative to the task file); `withhold` (skill
 names taken out of the sandbox and the catalog, to measure what a skill is worth);
 `keep_earlier_runs` (true: leave `transcripts/` and other recorded runs in the sandbox); `gates`
-(in order: `{kind, name?, args?, script?, timeout?}`, kinds in `agents/gates/`); `success`
+(in order: `{kind, name?, args?, select?, script?, timeout?}`, kinds in `agents/gates/`); `success`
 (criteria checked after the gates: `files_exist`, `diff_forbids`, `diff_touches`); `budget` (see
 `agents.budget.Budget`).
 """
@@ -25,7 +25,7 @@ from agents.errors import AgentError
 TASKS_DIR = Path(__file__).parent
 KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
 KEYS |= {"budget", "withhold", "commands", "keep_earlier_runs"}
-GATE_KEYS = {"kind", "name", "args", "script", "timeout"}
+GATE_KEYS = {"kind", "name", "args", "select", "script", "timeout"}
 SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
 PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 DEFAULT_GATE_TIMEOUT = 600.0
@@ -36,6 +36,7 @@ class GateSpec:
     kind: str
     name: str
     args: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()  # for `pytest` gates: parametrize ids to keep (agents/gates/)
     script: Path | None = None  # for `script` gates: the check script, shipped with the task
     timeout: float = DEFAULT_GATE_TIMEOUT
     success: tuple[tuple[str, tuple[str, ...]], ...] = ()  # for the `success` gate
@@ -158,6 +159,7 @@ def _gate(file: Path, gate: dict) -> GateSpec:
         kind=gate["kind"],
         name=gate.get("name", gate["kind"]),
         args=tuple(str(a) for a in gate.get("args") or ()),
+        select=tuple(str(s) for s in gate.get("select") or ()),
         script=script,
         timeout=float(gate.get("timeout", DEFAULT_GATE_TIMEOUT)),
     )
