@@ -99,8 +99,15 @@ def _report(event: dict) -> list[str]:
         f"- model calls {usage['steps']} (failed {usage['failed_calls']}), tokens "
         f"{usage['prompt_tokens']} + {usage['completion_tokens']}, "
         f"{usage['seconds']:.1f} s, malformed tool calls {usage['malformed_tool_calls']}",
+        f"- tool calls: {_tally(usage['tools'], 'calls')}; gate failures: "
+        f"{_tally(usage['gates'], 'failed')}",
         f"- changed: {', '.join(event['changed']) or 'nothing'}; patch: `{event['patch']}`",
     ]
+
+
+def _tally(counts: dict[str, dict], key: str) -> str:
+    shown = [f"{name} {c[key]}" for name, c in sorted(counts.items()) if c[key]]
+    return ", ".join(shown) or "none"
 
 
 def _other(event: dict) -> list[str]:

@@ -4,7 +4,7 @@ in a local worker process and in a Ray task; it raises when the run could not ha
 endpoint stayed down, a replay diverged), and the executor tries such a unit once more.
 
 The record holds what the run cost and met: outcome, model calls, tokens, dollars, seconds, gate
-failures by kind, audit findings by code, tool calls, whether the skill was activated, and the
+failures by gate, audit findings by code, tool calls, whether the skill was activated, and the
 grade of every expectation. The artifacts (patch, report, gzipped transcript) go with it.
 """
 
@@ -132,11 +132,13 @@ def describe(unit: Unit, events: list[dict], grades: list[Result]) -> dict:
         "dollars": round(usage["dollars"], 6),
         "seconds": round(usage["seconds"], 1),
         "gate_rounds": report["gate_rounds"],
-        "gate_failures": _counts(g["kind"] for g in gates if not g["passed"]),
+        "gate_failures": {
+            name: g["failed"] for name, g in sorted(usage["gates"].items()) if g["failed"]
+        },
         "audit_findings": _counts(
             f["code"] for g in gates if g["kind"] == "audit" for f in g["findings"]
         ),
-        "tool_calls": _counts(e["name"] for e in tools),
+        "tool_calls": {name: t["calls"] for name, t in sorted(usage["tools"].items())},
         "refused_tool_calls": usage["refused_tool_calls"],
         "malformed_tool_calls": usage["malformed_tool_calls"],
         "changed": report["changed"],
