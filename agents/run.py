@@ -31,6 +31,8 @@ from agents.client import ModelClient, RetryPolicy
 from agents.errors import AgentError
 from agents.gates import GateContext, check_kinds
 from agents.graph import build_graph
+from agents.ledger import Ledger
+from agents.lock import run_lock
 from agents.providers import check_model, make_provider
 from agents.redact import SECRET_NAME, Redactor
 from agents.runtime import Runtime
@@ -95,11 +97,13 @@ def start(spec: RunSpec, api_key: str | None = None, say: Callable[[str], None] 
     check_kinds(task.gates, str(task.source))
     check_model(spec.model, api_key)
     spec.commit = _resolve(repo, spec.commit)
-    sandbox = Sandbox.create(repo, spec.folder / "sandbox", spec.commit, task.allow_edits)
-    sandbox = _prepare(sandbox, task)
-    (spec.folder / RUN_FILE).write_text(json.dumps(asdict(spec), indent=1) + "\n")
-    rt = _runtime(spec, task, sandbox, api_key, say, header=None)
-    return _drive(rt, spec, {"messages": []})
+    spec.folder.mkdir(parents=True)
+    with run_lock(spec.folder, spec.run_id):
+        sandbox = Sandbox.create(repo, spec.folder / "sandbox", spec.commit, task.allow_edits)
+        sandbox = _prepare(sandbox, task)
+        (spec.folder / RUN_FILE).write_text(json.dumps(asdict(spec), indent=1) + "\n")
+        rt = _runtime(spec, task, sandbox, api_key, say, events=None)
+        return _drive(rt, spec, {"messages": []})
 
 
 def resume(
@@ -113,21 +117,23 @@ def resume(
     if not (folder / RUN_FILE).is_file():
         raise AgentError(f"no run {run_id} in {folder.parent}; set NTC_AGENT_HOME or --home to it")
     spec = RunSpec(**json.loads((folder / RUN_FILE).read_text()))
-    task = load_task(spec.task, spec.params)
-    sandbox = Sandbox.open(spec.folder / "sandbox", task.allow_edits)
-    sandbox.base = _header(spec)["base"]
-    rt = _runtime(spec, task, sandbox, api_key, say, header=_header(spec))
-    with _checkpointer(spec) as saver:
-        snapshot = build_graph(rt).compile(checkpointer=saver).get_state(_config(spec))
-    if not snapshot.next:
-        raise AgentError(f"run {run_id} has finished; its report is in {spec.out}")
-    waiting = [i.value for t in snapshot.tasks for i in t.interrupts]
-    if waiting and "question" in waiting[0] and answer is None:
-        raise AgentError(
-            f"run {run_id} awaits approval: resume it with --answer yes or --answer '<why not>'"
-        )
-    rt.transcript.event("resume", answer=answer, waiting=waiting)
-    return _drive(rt, spec, Command(resume=answer or "retry") if waiting else None)
+    with run_lock(folder, run_id):
+        task = load_task(spec.task, spec.params)
+        events = read_events(Path(spec.out))
+        sandbox = Sandbox.open(spec.folder / "sandbox", task.allow_edits)
+        sandbox.base = events[0]["base"]
+        rt = _runtime(spec, task, sandbox, api_key, say, events=events)
+        with _checkpointer(spec) as saver:
+            snapshot = build_graph(rt).compile(checkpointer=saver).get_state(_config(spec))
+        if not snapshot.next:
+            raise AgentError(f"run {run_id} has finished; its report is in {spec.out}")
+        waiting = [i.value for t in snapshot.tasks for i in t.interrupts]
+        if waiting and "question" in waiting[0] and answer is None:
+            raise AgentError(
+                f"run {run_id} awaits approval: resume it with --answer yes or --answer '<why not>'"
+            )
+        rt.transcript.event("resume", answer=answer, waiting=waiting)
+        return _drive(rt, spec, Command(resume=answer or "retry") if waiting else None)
 
 
 def replay(
@@ -188,7 +194,8 @@ def bundled_transcript(task_name: str, params: dict[str, str]) -> Path:
     return max(found)[1]
 
 
-def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, header) -> Runtime:
+def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, events) -> Runtime:
+    """The run's runtime; `events`: its transcript so far when it resumes, else None."""
     folder = spec.folder.resolve()
     paths = {
         "<sandbox>": str(sandbox.root),
@@ -209,7 +216,9 @@ def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, header) 
         stdin=spec.manual_stdin,
     )
     budget = Budget.from_dict({**task.budget, **spec.budget})
-    if header is None:
+    if events:
+        header = events[0]
+    else:
         header = transcript.event(
             "run",
             run_id=spec.run_id,
@@ -234,7 +243,9 @@ def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, header) 
         task=task,
         sandbox=sandbox,
         skills=load_skills(sandbox.root),
-        client=ModelClient(provider, budget, transcript, RetryPolicy(**spec.retry)),
+        client=ModelClient(
+            provider, budget, transcript, RetryPolicy(**spec.retry), Ledger(events or [])
+        ),
         transcript=transcript,
         budget=budget,
         gate_context=GateContext(sandbox, sys.executable, _gate_env(folder, sandbox), scratch),
@@ -269,10 +280,6 @@ def _checkpointer(spec: RunSpec):
 
 def _config(spec: RunSpec) -> dict:
     return {"configurable": {"thread_id": spec.run_id}, "recursion_limit": RECURSION_LIMIT}
-
-
-def _header(spec: RunSpec) -> dict:
-    return read_events(Path(spec.out))[0]
 
 
 def _prepare(sandbox: Sandbox, task: Task) -> Sandbox:
