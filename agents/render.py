@@ -76,10 +76,16 @@ def _tool(event: dict) -> list[str]:
 
 def _gates(event: dict) -> list[str]:
     when = "after finish" if event["after_finish"] else "run_checks"
-    lines = [f"### Gates ({when})", "", "| gate | result | findings |", "| --- | --- | --- |"]
+    lines = [
+        f"### Gates ({when})",
+        "",
+        "| gate | result | findings | ran |",
+        "| --- | --- | --- | --- |",
+    ]
     for result in event["results"]:
         verdict = "passed" if result["passed"] else "FAILED"
-        lines.append(f"| {result['name']} | {verdict} | {len(result['findings'])} |")
+        ran = result.get("ran", "")  # transcripts recorded before gates said what they ran
+        lines.append(f"| {result['name']} | {verdict} | {len(result['findings'])} | {ran} |")
     return lines
 
 

@@ -45,6 +45,7 @@ def _gate_line(gate: dict) -> dict:
         "passed": gate["passed"],
         "findings": len(gate["findings"]),
         "seconds": round(gate["seconds"], 2),
+        "ran": gate["ran"],
     }
 
 
@@ -68,11 +69,11 @@ def render_report(header: dict, summary: dict, diff: str) -> str:
         "",
         "## Gates (last run)",
         "",
-        "| gate | result | findings | seconds |",
-        "| --- | --- | --- | --- |",
+        "| gate | result | findings | seconds | ran |",
+        "| --- | --- | --- | --- | --- |",
         *(
             f"| {g['name']} | {'passed' if g['passed'] else 'FAILED'} | {g['findings']} "
-            f"| {g['seconds']} |"
+            f"| {g['seconds']} | {g['ran']} |"
             for g in summary["gates"]
         ),
         "" if summary["gates"] else "(the gates never ran)",

@@ -42,10 +42,25 @@ def run(spec: GateSpec, ctx: GateContext) -> GateResult:
         return GateResult(spec.name, spec.kind, False, [finding], argv, done.seconds, tail(done))
     if done.returncode is None or not report.is_file():
         return broken(spec, argv, done, f"exited {done.returncode} without a report")
-    findings = _failures(report.read_text(encoding="utf-8"), ctx)
+    xml = report.read_text(encoding="utf-8")
+    findings = _failures(xml, ctx)
     if done.returncode != 0 and not findings:
         return broken(spec, argv, done, f"exited {done.returncode}")
-    return GateResult(spec.name, spec.kind, not findings, findings, argv, done.seconds, tail(done))
+    passed = not findings
+    return GateResult(
+        spec.name, spec.kind, passed, findings, argv, done.seconds, tail(done), _counts(xml)
+    )
+
+
+def _counts(xml: str) -> str:
+    """How many tests the JUnit report holds, and how they ended."""
+    suites = list(ElementTree.fromstring(xml).iter("testsuite"))
+    total, failed, errors, skipped = (
+        sum(int(suite.get(key) or 0) for suite in suites)
+        for key in ("tests", "failures", "errors", "skipped")
+    )
+    passed = total - failed - errors - skipped
+    return f"{total} tests: {passed} passed, {failed + errors} failed, {skipped} skipped"
 
 
 def _failures(xml: str, ctx: GateContext) -> list[Finding]:

@@ -104,6 +104,7 @@ def test_select_takes_exact_parametrize_ids_where_k_takes_substrings(context):
         "notes.test_select::test_one[c]",
         "notes.test_select::test_pair[c-matmul]",
     ]
+    assert exact.ran == "2 tests: 0 passed, 2 failed, 0 skipped"
     assert len(_failed(substring)) == 7  # `c` is in every id: test_select holds one
     assert _failed(marked) == ["notes.test_select::test_marked"]
     assert "with parametrize ids `opencl` ran no test" in none.findings[0].message

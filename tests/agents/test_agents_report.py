@@ -38,6 +38,7 @@ def test_the_report_counts_calls_per_tool_and_failures_per_gate(home):
     report = (result.out / "report.md").read_text()
     assert "| run | 2 | 1 | 0 | 1 | 0 |" in report
     assert "| backend-tests | 3 | 2 | 2 |" in report
+    assert "| backend-tests | passed | 0 | " in report and "| 1 tests: 1 passed, 0 failed" in report
     markdown = (result.out / "transcript.md").read_text()
     assert "- tool calls: finish 2, no_such_tool 1, read_file 1, run 2" in markdown
     assert "gate failures: backend-tests 2" in markdown
