@@ -6,7 +6,9 @@ that lead outside, `.git`, and (for writes) the protected prefixes: `audits/`, `
 `agents/`, `pyproject.toml` (it configures the audit) and the audit baseline, unless the task
 allows them. Commands run with a timeout. The user's checkout is only read (by `git fetch`); its
 uncommitted changes are not in the sandbox. `EARLIER_RUNS` are what a run takes out of the tree
-before it starts (see `agents/run.py`), so a model cannot copy an earlier run's answer.
+before it starts (see `agents/run.py`), so a model cannot copy an earlier run's answer. `.venv` is
+a link to the environment the workflow runs in, so that the skills' `.venv/bin/...` commands and
+scripts run in the sandbox as in a checkout; the sandbox's own git ignores it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import tomllib
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from agents.errors import AgentError
 
 PROTECTED = ("audits/", "tests/", "agents/", "pyproject.toml")
 EARLIER_RUNS = ("transcripts", "evals/results")  # recorded agent runs and sweeps
+VENV = ".venv"
 GIT_TIMEOUT = 120.0
 AUTHOR = ["-c", "user.name=ntc-agent", "-c", "user.email=ntc-agent@localhost"]
 
@@ -56,6 +60,9 @@ class Sandbox:
         source = repo.resolve().as_uri()
         _git(folder, "fetch", "--quiet", "--no-tags", "--depth", "1", source, sha)
         _git(folder, "checkout", "--quiet", "--detach", sha)
+        (folder / VENV).symlink_to(sys.prefix, target_is_directory=True)
+        with (folder / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
+            exclude.write(f"/{VENV}\n")
         return cls.open(folder, allow)
 
     @classmethod

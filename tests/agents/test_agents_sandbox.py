@@ -30,6 +30,7 @@ def test_escapes_are_refused(sandbox, tmp_path):
         "compiler/link/outside.txt",
         "notes.txt",
         ".git/config",
+        ".venv/bin/python",  # the link to the workflow's environment
     ]:
         with pytest.raises(Refused):
             sandbox.path(path)
@@ -104,7 +105,10 @@ def test_a_run_s_sandbox_holds_no_earlier_run_in_its_tree_or_its_history(home):
     assert _git(sandbox, "rev-parse", "HEAD~2").strip() == base  # and nothing before it
     older = _git(PROJECT_ROOT, "rev-parse", "HEAD~1").strip()
     assert subprocess.run(["git", "cat-file", "-e", older], cwd=sandbox).returncode != 0
-    assert "transcripts/" not in (result.out / "patch.diff").read_text()
+    patch = (result.out / "patch.diff").read_text()
+    assert "transcripts/" not in patch and ".venv" not in patch
+    assert (sandbox / ".venv" / "bin" / "python").exists()  # the skills' commands run as written
+    assert _git(sandbox, "status", "--porcelain") == ""
 
 
 def test_a_task_may_keep_the_earlier_runs(home):

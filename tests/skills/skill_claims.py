@@ -135,7 +135,7 @@ def check_command(command: str, skill: Path | None) -> str | None:
         return f"cannot split {command!r}: {error}"
     word, rest = argv[0], argv[1:]
     tool = word.removeprefix(".venv/bin/")
-    if word.startswith(".venv/bin/") and not _in_environment(tool):
+    if word.startswith(".venv/bin/") and not (REPO / word).exists():
         return f"{word} does not exist; `make install` creates the virtual environment"
     if tool == "make":
         missing = [t for t in rest if not t.startswith("-") and t not in makefile_targets()]
@@ -151,12 +151,6 @@ def check_command(command: str, skill: Path | None) -> str | None:
     if tool in ("ruff", *GENERIC_TOOLS):
         return None
     return f"unknown command {word!r}: use a project command or add the tool to skill_claims.py"
-
-
-def _in_environment(tool: str) -> bool:
-    """Whether the project's environment has `tool`: in `.venv/bin/`, or beside the interpreter
-    that runs these checks (a checkout without `.venv`, such as an agent's sandbox, uses one)."""
-    return (REPO / ".venv" / "bin" / tool).exists() or (Path(sys.executable).parent / tool).exists()
 
 
 def _check_python(rest: list[str], skill: Path | None) -> str | None:
