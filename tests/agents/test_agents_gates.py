@@ -138,3 +138,22 @@ def test_on_this_tree_a_backend_s_id_selects_its_items_and_no_other_backend_s():
     assert suite and all("[tvm-" in i for i in suite) and len(suite) == 4 * len(kernels)
     assert imports and all("[compiler.backends.tvm." in i for i in imports)
     assert len(suite) + len(imports) == len(ids)
+
+
+def test_a_skill_that_says_the_only_backend_is_triton_fails_its_gate(home):
+    facts = "skills/compiler-multibackend-porting/references/project.md"
+    text = (PROJECT_ROOT / facts).read_text()
+    listed = text.split("```text every=backends\n", 1)[1].split("\n", 1)[0]
+    assert listed.split() != ["triton"]  # there is more than one backend
+    stale = {"path": facts, "old": f"every=backends\n{listed}\n", "new": "every=backends\ntriton\n"}
+    fixed = {"path": facts, "old": "every=backends\ntriton\n", "new": f"every=backends\n{listed}\n"}
+    script = [
+        reply(("replace_in_file", stale), ("finish", {"summary": "Triton only"})),
+        reply(("replace_in_file", fixed), ("finish", {"summary": "every backend"})),
+    ]
+    with FakeOpenAI(script) as server:
+        result = run(home, server, task="lists")
+        feedback_text = server.last_message(1)["content"]
+    missing = ", ".join(sorted(set(listed.split()) - {"triton"}))
+    assert f"the list of all backends omits {missing}" in feedback_text
+    assert result.status == "green"
