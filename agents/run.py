@@ -1,10 +1,12 @@
 """Starting, resuming and replaying runs.
 
 A run lives in `<home>/<run-id>/` (`$NTC_AGENT_HOME`, default `~/.cache/ntc-agents`): `run.json`
-(what is needed to rebuild the run; never the API key), `sandbox/` (the clone it works in),
-`checkpoint.sqlite` (LangGraph's checkpoints, one per step), `cache/` and `gates/` (what the gates
-write), and for the manual provider `requests/` and `responses/`. Its transcript goes to
-`transcripts/<run-id>/` of the checkout (a replay's to `<home>/<run-id>/transcript/`).
+(what is needed to rebuild the run; never the API key), `sandbox/` (the copy it works in),
+`checkpoint.sqlite` (LangGraph's checkpoints, one per step), `lock` (held by the one process that
+drives the run, `agents/lock.py`), `cache/` and `gates/` (what the gates write), and for the
+manual provider `requests/` and `responses/`. Its transcript goes to `transcripts/<run-id>/` of
+the checkout (a replay's to `<home>/<run-id>/transcript/`); a resumed run settles the requests
+its checkpoint does not count from it (`agents/ledger.py`).
 """
 
 from __future__ import annotations
