@@ -36,7 +36,7 @@ lint: install
 format: install
 	$(PY) -m ruff format .
 
-# `make agent TASK=add-backend [BACKEND=numpy] [PARAMS="NAME=VALUE ..."] [APPROVE=1]`, or
+# `make agent TASK=add-backend [BACKEND=c] [PARAMS="NAME=VALUE ..."] [APPROVE=1]`, or
 # `make agent RESUME=<run-id> [ANSWER=yes]`. Without OPENAI_API_KEY and MODEL the task's bundled
 # transcript is replayed (see README, "Agent workflows").
 agent: install

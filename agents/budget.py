@@ -2,7 +2,8 @@
 
 Usage is a plain dict in the graph's state, so every checkpoint holds it and a resumed run goes on
 counting. The client wrapper (`agents/client.py`) checks the budget before every attempt and adds
-every attempt to the usage, failed ones included; tools and gates add the time they take.
+every attempt to the usage, failed ones included; tools and gates add the time they take, and the
+calls of each tool and the runs and failures of each gate are tallied for the report.
 """
 
 from __future__ import annotations
@@ -76,4 +77,24 @@ def new_usage() -> dict:
         "malformed_tool_calls": 0,
         "refused_tool_calls": 0,
         "tokens_estimated": False,
+        "tools": {},  # name -> {"calls", "ok", "error", "refused", "malformed", "seconds"}
+        "gates": {},  # name -> {"runs", "failed", "findings"}
     }
+
+
+def count_tool(usage: dict, name: str, status: str, seconds: float) -> None:
+    tally = usage["tools"].setdefault(
+        name, {"calls": 0, "ok": 0, "error": 0, "refused": 0, "malformed": 0, "seconds": 0.0}
+    )
+    tally["calls"] += 1
+    tally[status] += 1
+    tally["seconds"] = round(tally["seconds"] + seconds, 3)
+
+
+def count_gates(usage: dict, results: list[dict]) -> None:
+    """One run of the gates (`GateResult.to_dict`s)."""
+    for result in results:
+        tally = usage["gates"].setdefault(result["name"], {"runs": 0, "failed": 0, "findings": 0})
+        tally["runs"] += 1
+        tally["failed"] += not result["passed"]
+        tally["findings"] += len(result["findings"])

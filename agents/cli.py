@@ -137,7 +137,7 @@ def _finish(result: RunResult, home: Path, api_key: str | None, label: str = "")
 def _pair(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep:
-        raise AgentError(f"--param {text!r}: write NAME=VALUE, e.g. --param BACKEND=numpy")
+        raise AgentError(f"--param {text!r}: write NAME=VALUE, e.g. --param BACKEND=c")
     return name, value
 
 
@@ -158,7 +158,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(required=True)
     run = commands.add_parser("run", help="run a task")
     run.add_argument("--task", required=True, help="a name in agents/tasks/ or a YAML file")
-    run.add_argument("--param", action="append", default=[], help="NAME=VALUE, e.g. BACKEND=numpy")
+    run.add_argument("--param", action="append", default=[], help="NAME=VALUE, e.g. BACKEND=c")
     run.add_argument("--approve", action="store_true", help="ask a human before accepting")
     run.add_argument("--model", help="instead of $MODEL")
     run.add_argument("--manual-stdin", action="store_true", help="manual: answers on stdin")

@@ -4,6 +4,7 @@ The budget is checked before every attempt and every attempt is counted (a step,
 tokens, and failed ones as `failed_calls`), so a flaky endpoint cannot run past a limit. Transient
 failures (connection errors, timeouts, 408/409/429/5xx) are retried with exponential backoff and
 jitter; when the retries run out, `ModelUnavailable` leaves the run checkpointed and resumable.
+A resumed run first settles the requests its checkpoint does not count (`agents/ledger.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from agents.budget import Budget
 from agents.errors import BudgetExhausted, ModelError, ModelUnavailable, TransientModelError
+from agents.ledger import Ledger
 from agents.transcript import TranscriptWriter
 
 
@@ -29,15 +31,28 @@ class RetryPolicy:
 
 
 class ModelClient:
-    def __init__(self, provider, budget: Budget, transcript: TranscriptWriter, retry: RetryPolicy):
+    def __init__(
+        self,
+        provider,
+        budget: Budget,
+        transcript: TranscriptWriter,
+        retry: RetryPolicy,
+        ledger: Ledger | None = None,
+    ):
         self.provider = provider
         self.budget = budget
         self.transcript = transcript
         self.retry = retry
+        self.ledger = ledger or Ledger([])
 
     def complete(self, request: dict, usage: dict, call: int) -> dict:
         """The reply to `request` (model call number `call`); `usage` is updated in place."""
-        for attempt in range(1, self.retry.attempts + 1):
+        settled = self.ledger.settle(usage, call, request, self.transcript)
+        if settled.reply is not None:
+            self._count(settled.reply, usage, settled.seconds)
+            return settled.reply
+        last = settled.attempts + self.retry.attempts
+        for attempt in range(settled.attempts + 1, last + 1):
             reason = self.budget.exhausted(usage)
             if reason:
                 raise BudgetExhausted(reason)
@@ -55,10 +70,10 @@ class ModelClient:
                 )
                 if not transient:
                     raise
-                if attempt == self.retry.attempts:
+                if attempt == last:
                     raise ModelUnavailable(
                         f"{self.provider.provider} {self.provider.model!r} failed "
-                        f"{attempt} times, last: {error}"
+                        f"{self.retry.attempts} times, last: {error}"
                     ) from None
                 self._back_off(attempt, usage)
                 continue

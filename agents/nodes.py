@@ -8,12 +8,11 @@ import time
 
 from langgraph.types import interrupt
 
-from agents.budget import new_usage
+from agents.budget import count_gates, count_tool, new_usage
 from agents.errors import BudgetExhausted, ModelError, ReplayMismatch
 from agents.prompts import TEXT_ONLY, rejected, system_prompt, task_prompt
 from agents.runtime import Runtime
 from agents.state import AgentState
-from agents.tools import SCHEMAS
 
 APPROVALS = {"y", "yes", "approve", "approved", "accept", "ok"}
 
@@ -46,7 +45,7 @@ class Nodes:
 
     def model(self, state: AgentState) -> dict:
         usage = copy.deepcopy(state["usage"])
-        request = {"messages": state["messages"], "tools": SCHEMAS}
+        request = {"messages": state["messages"], "tools": self.rt.tools.schemas}
         try:
             reply = self.rt.client.complete(request, usage, state["calls"])
         except BudgetExhausted as exhausted:
@@ -71,12 +70,14 @@ class Nodes:
         call, *rest = state["pending"]
         start = time.monotonic()
         name, arguments = call["function"]["name"], call["function"]["arguments"]
-        outcome = self.rt.tools.call(name, arguments)
+        seconds_left = self.rt.budget.remaining_seconds(state["usage"])
+        outcome = self.rt.tools.call(name, arguments, seconds_left)
         seconds = time.monotonic() - start
         usage = copy.deepcopy(state["usage"])
         usage["seconds"] += seconds
         usage["malformed_tool_calls"] += outcome.status == "malformed"
         usage["refused_tool_calls"] += outcome.status == "refused"
+        count_tool(usage, name, outcome.status, seconds)
         self.rt.transcript.event(
             "tool",
             call_id=call["id"],
@@ -99,6 +100,7 @@ class Nodes:
         if outcome.gates is not None:
             update["gates"] = [r.to_dict() for r in outcome.gates]
             update["rounds"] = state["rounds"] + 1
+            count_gates(usage, update["gates"])
         return update
 
     def gates(self, state: AgentState) -> dict:
@@ -106,6 +108,7 @@ class Nodes:
         text, results = self.rt.check(after_finish=True)
         usage = copy.deepcopy(state["usage"])
         usage["seconds"] += time.monotonic() - start
+        count_gates(usage, [r.to_dict() for r in results])
         update = {
             "gates": [r.to_dict() for r in results],
             "rounds": state["rounds"] + 1,

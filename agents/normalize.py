@@ -2,10 +2,11 @@
 
 Kept: every message's role, content, tool calls (id, name, arguments parsed as JSON) and
 `tool_call_id`, and the names of the tools offered, in order. Dropped: the model name, sampling
-options and tool descriptions. Replaced: the run's absolute paths (sandbox, run folder, the
-user's checkout, the Python interpreter, the home folder) by placeholders, memory addresses by
-`0x?`, and credentials as the transcript redacts them, so a run recorded on one machine replays on
-another.
+options, tool descriptions, and what a `run` command printed after its status line (times,
+compiler versions and machine details differ from run to run; the exit status is the workflow's).
+Replaced: the run's absolute paths (sandbox, run folder, the user's checkout, the Python
+interpreter, the home folder) by placeholders, memory addresses by `0x?`, and credentials as the
+transcript redacts them, so a run recorded on one machine replays on another.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from agents.redact import Redactor
 
 ADDRESS = re.compile(r"\b0x[0-9a-f]{6,}\b")
+COMMAND_TOOL = "run"  # its results are compared by their status line only
 
 
 def normalize_request(request: dict, paths: dict[str, str]) -> dict:
@@ -32,9 +34,18 @@ def normalize_request(request: dict, paths: dict[str, str]) -> dict:
             value = value.replace(path, name)
         return ADDRESS.sub("0x?", redactor.text(value))
 
+    commands = {
+        call.get("id")
+        for message in request["messages"]
+        for call in message.get("tool_calls") or []
+        if call["function"]["name"] == COMMAND_TOOL
+    }
     messages = []
     for message in request["messages"]:
-        kept = {"role": message["role"], "content": text(_content(message.get("content")))}
+        content = text(_content(message.get("content")))
+        if message.get("tool_call_id") in commands and content is not None:
+            content = content.split("\n", 1)[0]  # the status line
+        kept = {"role": message["role"], "content": content}
         if message.get("tool_calls"):
             kept["tool_calls"] = [
                 {

@@ -14,8 +14,10 @@ class or table per operator or per kernel, no kernel source as text, no backend 
 code. The lowering audit rejects those shapes.
 
 Work in small steps: read before you write, keep files small with one concept each, and follow
-the code's style (ruff formats it; line length 100). The task's gates, in order: {gates}. They
-run when you call run_checks() or finish(summary) and report findings as path:line: CODE message.
+the code's style (ruff formats it; line length 100). run(command) runs a project command in the
+sandbox (ntc, the skills' scripts, pytest on paths; its description lists them): look at what
+your change emits and run its tests. The task's gates, in order: {gates}. They run when you call
+run_checks() or finish(summary) and report findings as path:line: CODE message.
 Fix the code until they pass; never suppress a finding, never edit the audits, the tests or the
 baseline (those writes are refused).
 

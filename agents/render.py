@@ -76,10 +76,16 @@ def _tool(event: dict) -> list[str]:
 
 def _gates(event: dict) -> list[str]:
     when = "after finish" if event["after_finish"] else "run_checks"
-    lines = [f"### Gates ({when})", "", "| gate | result | findings |", "| --- | --- | --- |"]
+    lines = [
+        f"### Gates ({when})",
+        "",
+        "| gate | result | findings | ran |",
+        "| --- | --- | --- | --- |",
+    ]
     for result in event["results"]:
         verdict = "passed" if result["passed"] else "FAILED"
-        lines.append(f"| {result['name']} | {verdict} | {len(result['findings'])} |")
+        ran = result.get("ran", "")  # transcripts recorded before gates said what they ran
+        lines.append(f"| {result['name']} | {verdict} | {len(result['findings'])} | {ran} |")
     return lines
 
 
@@ -99,8 +105,15 @@ def _report(event: dict) -> list[str]:
         f"- model calls {usage['steps']} (failed {usage['failed_calls']}), tokens "
         f"{usage['prompt_tokens']} + {usage['completion_tokens']}, "
         f"{usage['seconds']:.1f} s, malformed tool calls {usage['malformed_tool_calls']}",
+        f"- tool calls: {_tally(usage['tools'], 'calls')}; gate failures: "
+        f"{_tally(usage['gates'], 'failed')}",
         f"- changed: {', '.join(event['changed']) or 'nothing'}; patch: `{event['patch']}`",
     ]
+
+
+def _tally(counts: dict[str, dict], key: str) -> str:
+    shown = [f"{name} {c[key]}" for name, c in sorted(counts.items()) if c[key]]
+    return ", ".join(shown) or "none"
 
 
 def _other(event: dict) -> list[str]:

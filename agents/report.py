@@ -1,5 +1,6 @@
-"""The run's report: status, gate results, usage (tokens, dollars, time), the diff, and where the
-change is (a patch file in the transcript folder, a branch in the sandbox)."""
+"""The run's report: status, gate results, usage (tokens, dollars, time), the calls of each tool
+and how often each gate failed (to compare one run with another), the diff, and where the change
+is (a patch file in the transcript folder, a branch in the sandbox)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def _gate_line(gate: dict) -> dict:
         "passed": gate["passed"],
         "findings": len(gate["findings"]),
         "seconds": round(gate["seconds"], 2),
+        "ran": gate["ran"],
     }
 
 
@@ -67,11 +69,11 @@ def render_report(header: dict, summary: dict, diff: str) -> str:
         "",
         "## Gates (last run)",
         "",
-        "| gate | result | findings | seconds |",
-        "| --- | --- | --- | --- |",
+        "| gate | result | findings | seconds | ran |",
+        "| --- | --- | --- | --- | --- |",
         *(
             f"| {g['name']} | {'passed' if g['passed'] else 'FAILED'} | {g['findings']} "
-            f"| {g['seconds']} |"
+            f"| {g['seconds']} | {g['ran']} |"
             for g in summary["gates"]
         ),
         "" if summary["gates"] else "(the gates never ran)",
@@ -85,6 +87,25 @@ def render_report(header: dict, summary: dict, diff: str) -> str:
         f"| {dollars} | {usage['seconds']:.1f} | {usage['malformed_tool_calls']} "
         f"| {usage['refused_tool_calls']} |",
         "",
+        "## Tool calls",
+        "",
+        "| tool | calls | ok | error | refused | malformed | seconds |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        *(
+            f"| {name} | {t['calls']} | {t['ok']} | {t['error']} | {t['refused']} "
+            f"| {t['malformed']} | {t['seconds']:.1f} |"
+            for name, t in sorted(usage["tools"].items())
+        ),
+        "" if usage["tools"] else "(no tool was called)",
+        "## Gate runs (all rounds)",
+        "",
+        "| gate | runs | failed | findings |",
+        "| --- | --- | --- | --- |",
+        *(
+            f"| {name} | {g['runs']} | {g['failed']} | {g['findings']} |"
+            for name, g in usage["gates"].items()
+        ),
+        "" if usage["gates"] else "(the gates never ran)",
         "## Diff",
         "",
         "```diff",

@@ -1,10 +1,12 @@
 """Starting, resuming and replaying runs.
 
 A run lives in `<home>/<run-id>/` (`$NTC_AGENT_HOME`, default `~/.cache/ntc-agents`): `run.json`
-(what is needed to rebuild the run; never the API key), `sandbox/` (the clone it works in),
-`checkpoint.sqlite` (LangGraph's checkpoints, one per step), `cache/` and `gates/` (what the gates
-write), and for the manual provider `requests/` and `responses/`. Its transcript goes to
-`transcripts/<run-id>/` of the checkout (a replay's to `<home>/<run-id>/transcript/`).
+(what is needed to rebuild the run; never the API key), `sandbox/` (the copy it works in),
+`checkpoint.sqlite` (LangGraph's checkpoints, one per step), `lock` (held by the one process that
+drives the run, `agents/lock.py`), `cache/` and `gates/` (what the gates write), and for the
+manual provider `requests/` and `responses/`. Its transcript goes to `transcripts/<run-id>/` of
+the checkout (a replay's to `<home>/<run-id>/transcript/`); a resumed run settles the requests
+its checkpoint does not count from it (`agents/ledger.py`).
 """
 
 from __future__ import annotations
@@ -31,15 +33,18 @@ from agents.client import ModelClient, RetryPolicy
 from agents.errors import AgentError
 from agents.gates import GateContext, check_kinds
 from agents.graph import build_graph
+from agents.ledger import Ledger
+from agents.lock import run_lock
 from agents.providers import check_model, make_provider
 from agents.redact import SECRET_NAME, Redactor
 from agents.runtime import Runtime
-from agents.sandbox import Sandbox
+from agents.sandbox import EARLIER_RUNS, Sandbox
 from agents.skills import load_skills
 from agents.tasks import TASKS_DIR, Task, load_task
 from agents.transcript import TranscriptWriter, read_events, transcript_file
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+TVM_PYTHON = PROJECT_ROOT / ".venv-tvm" / "bin" / "python"
 RECURSION_LIMIT = 100_000  # steps of the graph; the budgets end a run long before
 RUN_FILE = "run.json"
 
@@ -94,11 +99,13 @@ def start(spec: RunSpec, api_key: str | None = None, say: Callable[[str], None] 
     check_kinds(task.gates, str(task.source))
     check_model(spec.model, api_key)
     spec.commit = _resolve(repo, spec.commit)
-    sandbox = Sandbox.create(repo, spec.folder / "sandbox", spec.commit, task.allow_edits)
-    sandbox = _plant(sandbox, task)
-    (spec.folder / RUN_FILE).write_text(json.dumps(asdict(spec), indent=1) + "\n")
-    rt = _runtime(spec, task, sandbox, api_key, say, header=None)
-    return _drive(rt, spec, {"messages": []})
+    spec.folder.mkdir(parents=True)
+    with run_lock(spec.folder, spec.run_id):
+        sandbox = Sandbox.create(repo, spec.folder / "sandbox", spec.commit, task.allow_edits)
+        sandbox = _prepare(sandbox, task)
+        (spec.folder / RUN_FILE).write_text(json.dumps(asdict(spec), indent=1) + "\n")
+        rt = _runtime(spec, task, sandbox, api_key, say, events=None)
+        return _drive(rt, spec, {"messages": []})
 
 
 def resume(
@@ -112,21 +119,23 @@ def resume(
     if not (folder / RUN_FILE).is_file():
         raise AgentError(f"no run {run_id} in {folder.parent}; set NTC_AGENT_HOME or --home to it")
     spec = RunSpec(**json.loads((folder / RUN_FILE).read_text()))
-    task = load_task(spec.task, spec.params)
-    sandbox = Sandbox.open(spec.folder / "sandbox", task.allow_edits)
-    sandbox.base = _header(spec)["base"]
-    rt = _runtime(spec, task, sandbox, api_key, say, header=_header(spec))
-    with _checkpointer(spec) as saver:
-        snapshot = build_graph(rt).compile(checkpointer=saver).get_state(_config(spec))
-    if not snapshot.next:
-        raise AgentError(f"run {run_id} has finished; its report is in {spec.out}")
-    waiting = [i.value for t in snapshot.tasks for i in t.interrupts]
-    if waiting and "question" in waiting[0] and answer is None:
-        raise AgentError(
-            f"run {run_id} awaits approval: resume it with --answer yes or --answer '<why not>'"
-        )
-    rt.transcript.event("resume", answer=answer, waiting=waiting)
-    return _drive(rt, spec, Command(resume=answer or "retry") if waiting else None)
+    with run_lock(folder, run_id):
+        task = load_task(spec.task, spec.params)
+        events = read_events(Path(spec.out))
+        sandbox = Sandbox.open(spec.folder / "sandbox", task.allow_edits)
+        sandbox.base = events[0]["base"]
+        rt = _runtime(spec, task, sandbox, api_key, say, events=events)
+        with _checkpointer(spec) as saver:
+            snapshot = build_graph(rt).compile(checkpointer=saver).get_state(_config(spec))
+        if not snapshot.next:
+            raise AgentError(f"run {run_id} has finished; its report is in {spec.out}")
+        waiting = [i.value for t in snapshot.tasks for i in t.interrupts]
+        if waiting and "question" in waiting[0] and answer is None:
+            raise AgentError(
+                f"run {run_id} awaits approval: resume it with --answer yes or --answer '<why not>'"
+            )
+        rt.transcript.event("resume", answer=answer, waiting=waiting)
+        return _drive(rt, spec, Command(resume=answer or "retry") if waiting else None)
 
 
 def replay(
@@ -187,7 +196,8 @@ def bundled_transcript(task_name: str, params: dict[str, str]) -> Path:
     return max(found)[1]
 
 
-def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, header) -> Runtime:
+def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, events) -> Runtime:
+    """The run's runtime; `events`: its transcript so far when it resumes, else None."""
     folder = spec.folder.resolve()
     paths = {
         "<sandbox>": str(sandbox.root),
@@ -208,7 +218,9 @@ def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, header) 
         stdin=spec.manual_stdin,
     )
     budget = Budget.from_dict({**task.budget, **spec.budget})
-    if header is None:
+    if events:
+        header = events[0]
+    else:
         header = transcript.event(
             "run",
             run_id=spec.run_id,
@@ -233,7 +245,9 @@ def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, header) 
         task=task,
         sandbox=sandbox,
         skills=load_skills(sandbox.root),
-        client=ModelClient(provider, budget, transcript, RetryPolicy(**spec.retry)),
+        client=ModelClient(
+            provider, budget, transcript, RetryPolicy(**spec.retry), Ledger(events or [])
+        ),
         transcript=transcript,
         budget=budget,
         gate_context=GateContext(sandbox, sys.executable, _gate_env(folder, sandbox), scratch),
@@ -270,14 +284,11 @@ def _config(spec: RunSpec) -> dict:
     return {"configurable": {"thread_id": spec.run_id}, "recursion_limit": RECURSION_LIMIT}
 
 
-def _header(spec: RunSpec) -> dict:
-    return read_events(Path(spec.out))[0]
-
-
-def _plant(sandbox: Sandbox, task: Task) -> Sandbox:
-    """Copy the task's setup files in, take out the skills it withholds, and commit: the run's
-    diff starts after them."""
-    if not task.setup and not task.withhold:
+def _prepare(sandbox: Sandbox, task: Task) -> Sandbox:
+    """Take out the earlier runs (unless the task keeps them), copy the task's setup files in,
+    take out the skills it withholds, and commit: the run's diff starts after all that."""
+    removed = [] if task.keep_earlier_runs else sandbox.remove(EARLIER_RUNS)
+    if not removed and not task.setup and not task.withhold:
         return sandbox
     for relative, source in task.setup:
         target = sandbox.path(relative)
@@ -300,7 +311,8 @@ def _task_source(task: Task) -> str:
 
 
 def _gate_env(folder: Path, sandbox: Sandbox) -> dict[str, str]:
-    """The gates' environment: no secrets; the sandbox first on the import path."""
+    """The environment of the gates and the `run` tool: no secrets; the sandbox first on the
+    import path; the checkout's TVM interpreter, since a sandbox has no `.venv-tvm`."""
     env = {k: v for k, v in os.environ.items() if not SECRET_NAME.search(k)}
     path = [str(sandbox.root), *filter(None, [env.get("PYTHONPATH")])]
     env |= {
@@ -309,6 +321,8 @@ def _gate_env(folder: Path, sandbox: Sandbox) -> dict[str, str]:
         "TRITON_INTERPRET": "1",
         "NTC_CACHE_DIR": str(folder / "cache"),
     }
+    if TVM_PYTHON.is_file():
+        env.setdefault("NTC_TVM_PYTHON", str(TVM_PYTHON))
     return env
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from agents.budget import Budget
 from agents.client import ModelClient
+from agents.commands import allowlist
 from agents.gates import GateContext, GateResult, run_gates
 from agents.prompts import gates_message
 from agents.sandbox import Sandbox
@@ -38,7 +39,10 @@ class Runtime:
     tools: ToolBox = field(init=False)
 
     def __post_init__(self) -> None:
-        self.tools = ToolBox(self.sandbox, self.skills, self.check, self.task.withhold)
+        allowed = allowlist(self.task.commands, self.sandbox.root)
+        self.tools = ToolBox(
+            self.gate_context, self.skills, self.check, allowed, self.task.withhold
+        )
 
     def check(self, after_finish: bool = False) -> tuple[str, list[GateResult]]:
         """Run the task's gates; the model's message about them, and the results."""

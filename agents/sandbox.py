@@ -1,15 +1,23 @@
-"""The sandbox a run works in: a fresh clone of the user's repository at one commit.
+"""The sandbox a run works in: one commit of the user's repository, fetched into a fresh folder
+with that commit as its only history, so no earlier state of the tree is in its git objects.
 
 Tools reach files only through `Sandbox.path`, which refuses absolute paths, `..` and symlinks
 that lead outside, `.git`, and (for writes) the protected prefixes: `audits/`, `tests/`,
 `agents/`, `pyproject.toml` (it configures the audit) and the audit baseline, unless the task
-allows them. Commands run with a timeout. The user's checkout is only read (by `git clone`); its
-uncommitted changes are not in the sandbox.
+allows them. Commands run with a timeout. The user's checkout is only read (by `git fetch`); its
+uncommitted changes are not in the sandbox. `EARLIER_RUNS` are what a run takes out of the tree
+before it starts (see `agents/run.py`), so a model cannot copy an earlier run's answer. `.venv` is
+a link to the environment the workflow runs in, so that the skills' `.venv/bin/...` commands and
+scripts run in the sandbox as in a checkout; the sandbox's own git ignores it.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
 import subprocess
+import sys
 import time
 import tomllib
 from dataclasses import dataclass
@@ -18,6 +26,8 @@ from pathlib import Path, PurePosixPath
 from agents.errors import AgentError
 
 PROTECTED = ("audits/", "tests/", "agents/", "pyproject.toml")
+EARLIER_RUNS = ("transcripts", "evals/results")  # recorded agent runs and sweeps
+VENV = ".venv"
 GIT_TIMEOUT = 120.0
 AUTHOR = ["-c", "user.name=ntc-agent", "-c", "user.email=ntc-agent@localhost"]
 
@@ -44,18 +54,15 @@ class Sandbox:
     def create(cls, repo: Path, folder: Path, commit: str, allow: tuple[str, ...]) -> Sandbox:
         if folder.exists():
             raise AgentError(f"{folder} exists already; give the run another id")
-        _git(repo, "rev-parse", "--verify", f"{commit}^{{commit}}")
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        _git(
-            repo.parent,
-            "clone",
-            "--quiet",
-            "--no-hardlinks",
-            "--no-checkout",
-            str(repo),
-            str(folder),
-        )
-        _git(folder, "checkout", "--quiet", "--detach", commit)
+        sha = _git(repo, "rev-parse", "--verify", f"{commit}^{{commit}}").strip()
+        folder.mkdir(parents=True)
+        _git(folder, "init", "--quiet")
+        source = repo.resolve().as_uri()
+        _git(folder, "fetch", "--quiet", "--no-tags", "--depth", "1", source, sha)
+        _git(folder, "checkout", "--quiet", "--detach", sha)
+        (folder / VENV).symlink_to(sys.prefix, target_is_directory=True)
+        with (folder / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
+            exclude.write(f"/{VENV}\n")
         return cls.open(folder, allow)
 
     @classmethod
@@ -94,16 +101,49 @@ class Sandbox:
                 return prefix
         return None
 
-    def run(self, argv: list[str], timeout: float, env: dict[str, str]) -> Completed:
+    def run(
+        self, argv: list[str], timeout: float, env: dict[str, str], *, merged: bool = False
+    ) -> Completed:
+        """Run `argv` in the sandbox; `merged` puts stderr into stdout, in the order written.
+
+        The command gets a process group of its own, so that a timeout (or an exception here)
+        ends what it started too: `make test` leaves no pytest running behind it."""
         start = time.monotonic()
-        try:
-            done = subprocess.run(
-                argv, cwd=self.root, env=env, capture_output=True, text=True, timeout=timeout
-            )
-        except subprocess.TimeoutExpired as error:
-            out = _text(error.stdout)
-            return Completed(None, out, _text(error.stderr), time.monotonic() - start)
-        return Completed(done.returncode, done.stdout, done.stderr, time.monotonic() - start)
+        stderr = subprocess.STDOUT if merged else subprocess.PIPE
+        with subprocess.Popen(
+            argv,
+            cwd=self.root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        ) as process:
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill_group(process)
+                out, err = process.communicate()
+                return Completed(None, out, err or "", time.monotonic() - start)
+            except BaseException:
+                _kill_group(process)
+                raise
+        return Completed(process.returncode, out, err or "", time.monotonic() - start)
+
+    def remove(self, paths: tuple[str, ...]) -> list[str]:
+        """Delete those of `paths` (files or folders) that exist; the ones deleted."""
+        removed = []
+        for relative in paths:
+            target = self.root / relative
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
+            else:
+                continue
+            removed.append(relative)
+        return removed
 
     def changed_files(self) -> list[str]:
         """Paths added, modified or deleted since `base`, untracked files included."""
@@ -153,7 +193,8 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
-def _text(data: bytes | str | None) -> str:
-    if isinstance(data, bytes):
-        return data.decode(errors="replace")
-    return data or ""
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # it has ended already

@@ -2,26 +2,31 @@
 
 Every path goes through `Sandbox.path` (escapes and protected paths are refused). A call with
 arguments that are not a JSON object of the declared string fields, or naming no tool, is
-malformed: the model gets an error saying what was wrong, and the run counts it.
+malformed: the model gets an error saying what was wrong, and the run counts it. `run` runs a
+command of the task's allowlist (`agents/commands.py`); `search` is `agents/search.py`.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from agents.sandbox import Refused, Sandbox
+from agents.commands import Allowed, checked, listing, runnable
+from agents.gates import GateContext
+from agents.sandbox import Completed, Refused
+from agents.search import cache_dir, search
 from agents.skills import Skill, activation
 
 MAX_RESULT_CHARS = 60_000
-MAX_SEARCH_HITS = 200
-SKIPPED_DIRS = {".git", "__pycache__", ".venv", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+RUN_TIMEOUT = 600.0  # seconds a command may take, less when the time budget has less left
+RUN_HEAD_CHARS, RUN_TAIL_CHARS = 4_000, 12_000  # of a command's output, shown around a cut
 
 
-def _tool(name: str, description: str, /, **fields: str) -> dict:
+def _tool(name: str, description: str, /, optional: tuple[str, ...] = (), **fields: str) -> dict:
     return {
         "type": "function",
         "function": {
@@ -32,7 +37,7 @@ def _tool(name: str, description: str, /, **fields: str) -> dict:
                 "properties": {
                     key: {"type": "string", "description": d} for key, d in fields.items()
                 },
-                "required": list(fields),
+                "required": [key for key in fields if key not in optional],
                 "additionalProperties": False,
             },
         },
@@ -44,8 +49,11 @@ SCHEMAS = [
     _tool("read_file", "Read a text file of the repository.", path="relative to the root"),
     _tool(
         "search",
-        "Search the repository's text files for a Python regular expression; path:line: text.",
+        "Search the repository's text files for a Python regular expression; path:line: text, "
+        "a few per file, and the totals (recorded runs, build and cache folders are skipped).",
+        optional=("path",),
         pattern="a Python regular expression",
+        path="a folder or file to search (default: the whole repository)",
     ),
     _tool(
         "write_file",
@@ -62,6 +70,12 @@ SCHEMAS = [
     ),
     _tool("delete_file", "Delete a file of the repository.", path="relative to the root"),
     _tool("activate_skill", "Read a skill of the catalog in full.", name="the skill's name"),
+    _tool(
+        "run",
+        "Run a project command in the sandbox (no shell; a time limit; long output is cut) and "
+        "get its exit status and output. Allowed:",
+        command="the command line, e.g. ntc compile compiler/suite/programs/vector_add.py",
+    ),
     _tool("run_checks", "Run the task's gates now and get their findings (file:line code)."),
     _tool(
         "finish",
@@ -83,17 +97,31 @@ class Outcome:
 class ToolBox:
     def __init__(
         self,
-        sandbox: Sandbox,
+        context: GateContext,
         skills: dict[str, Skill],
         run_checks: Callable[[], tuple[str, list]],
+        allowed: list[Allowed],
         withheld: tuple[str, ...] = (),
     ):
-        self.sandbox = sandbox
+        self.context = context
+        self.sandbox = context.sandbox
         self.skills = skills
         self.run_checks = run_checks
+        self.allowed = allowed
         self.withheld = withheld
+        self.time_limit = RUN_TIMEOUT  # for the call in progress: see `call`
 
-    def call(self, name: str, arguments: str) -> Outcome:
+    @property
+    def schemas(self) -> list[dict]:
+        """The tools as the model is offered them, `run` with this task's allowlist."""
+        schemas = copy.deepcopy(SCHEMAS)
+        run = schemas[NAMES.index("run")]["function"]
+        run["description"] += "\n" + listing(self.allowed)
+        return schemas
+
+    def call(self, name: str, arguments: str, seconds_left: float = RUN_TIMEOUT) -> Outcome:
+        """Run one tool call; a command may take `seconds_left` (the time budget) at most."""
+        self.time_limit = min(RUN_TIMEOUT, seconds_left)
         if name not in NAMES:
             return Outcome(
                 f"error: there is no tool {name!r}; tools: {', '.join(NAMES)}", "malformed"
@@ -122,7 +150,7 @@ class ToolBox:
         entries = sorted(
             entry.name + ("/" if entry.is_dir() else "")
             for entry in folder.iterdir()
-            if entry.name not in SKIPPED_DIRS
+            if not (entry.is_dir() and cache_dir(entry.name))
         )
         return Outcome("\n".join(entries) or "(empty)", "ok")
 
@@ -132,30 +160,11 @@ class ToolBox:
             return Outcome(f"error: {path} is not a file; list_files shows what exists", "error")
         return Outcome(_capped(file.read_text(encoding="utf-8")), "ok")
 
-    def _search(self, pattern: str) -> Outcome:
-        regex = re.compile(pattern)
-        hits = []
-        for folder, dirs, files in os.walk(self.sandbox.root):
-            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-            for name in sorted(files):
-                path = os.path.join(folder, name)
-                if os.path.islink(path):
-                    continue  # a link may lead outside; its target is searched where it lives
-                try:
-                    with open(path, encoding="utf-8") as file:
-                        lines = file.read().splitlines()
-                except (UnicodeDecodeError, OSError):
-                    continue  # binary or unreadable
-                relative = os.path.relpath(path, self.sandbox.root)
-                hits += [
-                    f"{relative}:{n}: {t.strip()}"
-                    for n, t in enumerate(lines, 1)
-                    if regex.search(t)
-                ]
-                if len(hits) >= MAX_SEARCH_HITS:
-                    hits = hits[:MAX_SEARCH_HITS] + ["... more hits: narrow the pattern"]
-                    return Outcome(_capped("\n".join(hits)), "ok")
-        return Outcome(_capped("\n".join(hits)) or "no match", "ok")
+    def _search(self, pattern: str, path: str = ".") -> Outcome:
+        start = self.sandbox.path(path)
+        if not start.exists():
+            return Outcome(f"error: {path} does not exist; list_files shows what does", "error")
+        return Outcome(_capped(search(self.sandbox.root, start, pattern)), "ok")
 
     def _write_file(self, path: str, content: str) -> Outcome:
         file = self.sandbox.path(path, write=True)
@@ -191,12 +200,35 @@ class ToolBox:
             return Outcome(f"error: no skill {name!r}; skills: {', '.join(self.skills)}", "error")
         return Outcome(_capped(activation(self.skills[name])), "ok")
 
+    def _run(self, command: str) -> Outcome:
+        argv = checked(command, self.allowed, self.sandbox)
+        bin_dir = Path(self.context.python).parent
+        argv = runnable(argv, bin_dir)
+        done = self.sandbox.run(argv, self.time_limit, self.context.env, merged=True)
+        return Outcome(_shown(done, self.time_limit), "ok" if done.returncode == 0 else "error")
+
     def _run_checks(self) -> Outcome:
         text, results = self.run_checks()
         return Outcome(text, "ok", gates=results)
 
     def _finish(self, summary: str) -> Outcome:
         return Outcome("finish received: running the gates", "ok", finish=summary)
+
+
+def _shown(done: Completed, limit: float) -> str:
+    """A command's result as the model reads it: the status on the first line (a replay compares
+    only that line: outputs hold times and versions), then the output, cut in the middle."""
+    if done.returncode is None:
+        status = f"timed out\n(the limit was {limit:.0f} s; the output so far:)"
+    else:
+        status = f"exit {done.returncode}"
+    output = done.stdout.strip()
+    if len(output) > RUN_HEAD_CHARS + RUN_TAIL_CHARS:
+        cut = len(output) - RUN_HEAD_CHARS - RUN_TAIL_CHARS
+        output = (
+            output[:RUN_HEAD_CHARS] + f"\n... {cut} characters cut ...\n" + output[-RUN_TAIL_CHARS:]
+        )
+    return f"{status}\n{output or '(no output)'}"
 
 
 def _mismatch(args: object, schema: dict) -> str | None:
@@ -207,7 +239,8 @@ def _mismatch(args: object, schema: dict) -> str | None:
     wrong = [key for key in schema["properties"] if key in args and not isinstance(args[key], str)]
     if missing or extra or wrong:
         return (
-            f"missing {missing}, unknown {extra}, not strings {wrong}; fields: {schema['required']}"
+            f"missing {missing}, unknown {extra}, not strings {wrong}; fields: "
+            f"{list(schema['properties'])}, required {schema['required']}"
         )
     return None
 

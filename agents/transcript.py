@@ -2,8 +2,9 @@
 
 Event types: `run` (the header: task, params, provider, model, base commit, paths), `resume`,
 `request` and `response` (every model call, with its call number and attempt), `model_error`,
-`tool` (name, arguments, result), `gates` (every gate's result and findings), `approval`,
-`interrupted` and `report`. `agents/render.py` turns the file into Markdown.
+`settled` (requests a resumed run found past its checkpoint, `agents/ledger.py`), `tool` (name,
+arguments, result), `gates` (every gate's result and findings), `approval`, `interrupted` and
+`report`. `agents/render.py` turns the file into Markdown.
 """
 
 from __future__ import annotations

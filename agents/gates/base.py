@@ -32,6 +32,7 @@ class GateResult:
     command: list[str] = field(default_factory=list)
     seconds: float = 0.0
     output: str = ""  # the tail of the output, for the transcript (not sent to the model)
+    ran: str = ""  # what it checked, for people (pytest: "112 tests: 110 passed, 2 skipped")
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -1,11 +1,16 @@
-"""`pytest`: the tests the task names (its `args`: paths, node ids, `-k` ...), run in the sandbox
-with a JUnit report, each failure a finding at the deepest file:line of the sandbox it names."""
+"""`pytest`: the tests the task names (its `args`: paths, node ids, `-m MARKER` ...), run in the
+sandbox with a JUnit report, each failure a finding at the deepest file:line of the sandbox it
+names. `select` keeps only the tests whose parametrize id matches one of its patterns as a whole
+(`pytest_plugin/ntc_agent_select.py`), where `-k` would match any substring of a test's name."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import os
 import re
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 from agents.gates.base import Finding, GateContext, GateResult, broken, run_command, tail
 from agents.tasks import GateSpec
@@ -13,25 +18,49 @@ from agents.tasks import GateSpec
 LOCATION = re.compile(r"^([^\s:]+\.py):(\d+):", re.MULTILINE)
 NO_TESTS = 5
 MESSAGE_CHARS = 1500
+PLUGIN_DIR = Path(__file__).parent / "pytest_plugin"
+PLUGIN = "ntc_agent_select"
 _reports = itertools.count()
 
 
 def run(spec: GateSpec, ctx: GateContext) -> GateResult:
-    report = ctx.scratch / f"pytest-{next(_reports)}.xml"
+    # The process id keeps a report apart from one a killed run's orphaned pytest still writes.
+    report = ctx.scratch / f"pytest-{os.getpid()}-{next(_reports)}.xml"
     report.unlink(missing_ok=True)
     argv = [ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"]
     argv += ["-o", "junit_family=xunit1", f"--junitxml={report}", *spec.args]
+    if spec.select:
+        argv += ["-p", PLUGIN, *(f"--select-id={pattern}" for pattern in spec.select)]
+        path = os.pathsep.join([ctx.env["PYTHONPATH"], str(PLUGIN_DIR)])
+        ctx = dataclasses.replace(ctx, env={**ctx.env, "PYTHONPATH": path})
     done = run_command(spec, ctx, argv)
     if done.returncode == NO_TESTS:
         selection = " ".join(spec.args)
+        if spec.select:
+            selection += f"` with parametrize ids `{' '.join(spec.select)}"
         finding = Finding(".", 0, "TEST", f"the selection `{selection}` ran no test")
         return GateResult(spec.name, spec.kind, False, [finding], argv, done.seconds, tail(done))
     if done.returncode is None or not report.is_file():
         return broken(spec, argv, done, f"exited {done.returncode} without a report")
-    findings = _failures(report.read_text(encoding="utf-8"), ctx)
+    xml = report.read_text(encoding="utf-8")
+    findings = _failures(xml, ctx)
     if done.returncode != 0 and not findings:
         return broken(spec, argv, done, f"exited {done.returncode}")
-    return GateResult(spec.name, spec.kind, not findings, findings, argv, done.seconds, tail(done))
+    passed = not findings
+    return GateResult(
+        spec.name, spec.kind, passed, findings, argv, done.seconds, tail(done), _counts(xml)
+    )
+
+
+def _counts(xml: str) -> str:
+    """How many tests the JUnit report holds, and how they ended."""
+    suites = list(ElementTree.fromstring(xml).iter("testsuite"))
+    total, failed, errors, skipped = (
+        sum(int(suite.get(key) or 0) for suite in suites)
+        for key in ("tests", "failures", "errors", "skipped")
+    )
+    passed = total - failed - errors - skipped
+    return f"{total} tests: {passed} passed, {failed + errors} failed, {skipped} skipped"
 
 
 def _failures(xml: str, ctx: GateContext) -> list[Finding]:

@@ -18,16 +18,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.commands import sandbox_command
 from agents.errors import AgentError
 from skills.evals import load_cases, project_commands, skill_dirs
 
 ARMS = ("with", "without")
 GATE_KINDS = ("ruff", "audit", "traces")  # the gate kinds that take no arguments
 DEFAULT_GATES = ("ruff", "audit")
-# A sandbox has no .venv: `.venv/bin/X` becomes the X beside the interpreter that runs the sweep
-# (`{bin}`, filled in where the run happens), and `make T` runs T's recipe with that interpreter
-# and without `make install`, which would install the sandbox into it.
-SANDBOX_FORMS = ((".venv/bin/", "{bin}/"), ("make ", "make -o install PY={bin}/python "))
 
 
 @dataclass(frozen=True)
@@ -110,13 +107,6 @@ def parse_model(text: str) -> Model:
             "of runs); replay a recorded sweep with --replay evals/results/<sweep>"
         )
     return Model(name, url or None)
-
-
-def sandbox_command(command: str) -> str:
-    for prefix, replacement in SANDBOX_FORMS:
-        if command.startswith(prefix):
-            return replacement + command[len(prefix) :]
-    return command
 
 
 def read_evals(

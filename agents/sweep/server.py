@@ -60,11 +60,14 @@ class LocalChatServer:
                     status, reply, delay = 500, {"error": {"message": repr(error)}}, []
                 time.sleep(delay[0] if delay else 0)
                 data = json.dumps(reply).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client is gone (killed while it waited): nobody to answer
 
             def log_message(self, *args):  # keep the terminal for progress
                 pass

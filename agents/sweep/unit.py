@@ -4,7 +4,7 @@ in a local worker process and in a Ray task; it raises when the run could not ha
 endpoint stayed down, a replay diverged), and the executor tries such a unit once more.
 
 The record holds what the run cost and met: outcome, model calls, tokens, dollars, seconds, gate
-failures by kind, audit findings by code, tool calls, whether the skill was activated, and the
+failures by gate, audit findings by code, tool calls, whether the skill was activated, and the
 grade of every expectation. The artifacts (patch, report, gzipped transcript) go with it.
 """
 
@@ -23,14 +23,13 @@ from pathlib import Path
 import yaml
 
 from agents.errors import AgentError
-from agents.run import PROJECT_ROOT, RunSpec, _gate_env, default_home, start
+from agents.run import RunSpec, _gate_env, default_home, start
 from agents.sandbox import Sandbox, _git
 from agents.sweep.plan import Unit
 from agents.transcript import FILE_NAME, read_events
 from skills.evals import Commands, Result, grade
 
 GRADE_TIMEOUT = 3600.0  # seconds per grading command: a hung test suite fails its check
-TVM_PYTHON = PROJECT_ROOT / ".venv-tvm" / "bin" / "python"
 
 
 class UnitFailed(AgentError):
@@ -104,8 +103,6 @@ def _grading_commands(unit: Unit, spec: RunSpec, sandbox: Path) -> Commands:
     if unit.arm == "without":
         _git(sandbox, "checkout", unit.commit, "--", f"skills/{unit.skill}")
     env = _gate_env(spec.folder, Sandbox.open(sandbox, ()))
-    if TVM_PYTHON.is_file():
-        env.setdefault("NTC_TVM_PYTHON", str(TVM_PYTHON))
     where = str(Path(sys.executable).parent)
     table = {key: command.replace("{bin}", where) for key, command in unit.commands.items()}
     return Commands(table, env, GRADE_TIMEOUT)
@@ -135,11 +132,13 @@ def describe(unit: Unit, events: list[dict], grades: list[Result]) -> dict:
         "dollars": round(usage["dollars"], 6),
         "seconds": round(usage["seconds"], 1),
         "gate_rounds": report["gate_rounds"],
-        "gate_failures": _counts(g["kind"] for g in gates if not g["passed"]),
+        "gate_failures": {
+            name: g["failed"] for name, g in sorted(usage["gates"].items()) if g["failed"]
+        },
         "audit_findings": _counts(
             f["code"] for g in gates if g["kind"] == "audit" for f in g["findings"]
         ),
-        "tool_calls": _counts(e["name"] for e in tools),
+        "tool_calls": {name: t["calls"] for name, t in sorted(usage["tools"].items())},
         "refused_tool_calls": usage["refused_tool_calls"],
         "malformed_tool_calls": usage["malformed_tool_calls"],
         "changed": report["changed"],

@@ -1,12 +1,15 @@
 """Tasks as data: one YAML file per task in this folder (or any path given to `--task`).
 
 Keys: `description`; `params` (NAME: {default, pattern, help}), substituted as `{NAME}` in every
-string below; `prompt`; `skills` (recommended skill names); `allow_edits` (protected path prefixes
-this task may change, e.g. `tests/`); `setup` (files planted into the sandbox before the run:
-`{path, from}` with `from` relative to the task file); `withhold` (skill names taken out of the
-sandbox and the catalog, to measure what a skill is worth); `gates` (in order: `{kind, name?,
-args?, script?, timeout?}`, kinds in `agents/gates/`); `success` (criteria checked after the gates:
-`files_exist`, `diff_forbids`, `diff_touches`); `budget` (see `agents.budget.Budget`).
+string below; `prompt`; `skills` (recommended skill names); `commands` (what the `run` tool may
+run besides the skills' commands, e.g. `cc --version`; see `agents/commands.py`); `allow_edits`
+(protected path prefixes this task may change, e.g. `tests/`); `setup` (files planted into the
+sandbox before the run: `{path, from}` with `from` relative to the task file); `withhold` (skill
+names taken out of the sandbox and the catalog, to measure what a skill is worth);
+`keep_earlier_runs` (true: leave `transcripts/` and other recorded runs in the sandbox); `gates`
+(in order: `{kind, name?, args?, select?, script?, timeout?}`, kinds in `agents/gates/`); `success`
+(criteria checked after the gates: `files_exist`, `diff_forbids`, `diff_touches`); `budget` (see
+`agents.budget.Budget`).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from agents.errors import AgentError
 
 TASKS_DIR = Path(__file__).parent
 KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
-KEYS |= {"budget", "withhold"}
-GATE_KEYS = {"kind", "name", "args", "script", "timeout"}
+KEYS |= {"budget", "withhold", "commands", "keep_earlier_runs"}
+GATE_KEYS = {"kind", "name", "args", "select", "script", "timeout"}
 SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
 PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 DEFAULT_GATE_TIMEOUT = 600.0
@@ -33,6 +36,7 @@ class GateSpec:
     kind: str
     name: str
     args: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()  # for `pytest` gates: parametrize ids to keep (agents/gates/)
     script: Path | None = None  # for `script` gates: the check script, shipped with the task
     timeout: float = DEFAULT_GATE_TIMEOUT
     success: tuple[tuple[str, tuple[str, ...]], ...] = ()  # for the `success` gate
@@ -51,6 +55,8 @@ class Task:
     gates: tuple[GateSpec, ...]
     budget: dict
     withhold: tuple[str, ...] = ()  # skills this run must do without
+    commands: tuple[str, ...] = ()  # the `run` tool's commands besides the skills' ones
+    keep_earlier_runs: bool = False  # leave recorded runs (transcripts/) in the sandbox
 
 
 def task_file(name_or_path: str) -> Path:
@@ -111,6 +117,8 @@ def load_task(name_or_path: str, given: dict[str, str] | None = None) -> Task:
         gates=tuple(gates),
         budget=dict(data.get("budget") or {}),
         withhold=tuple(data.get("withhold") or ()),
+        commands=tuple(str(c) for c in data.get("commands") or ()),
+        keep_earlier_runs=bool(data.get("keep_earlier_runs", False)),
     )
 
 
@@ -151,6 +159,7 @@ def _gate(file: Path, gate: dict) -> GateSpec:
         kind=gate["kind"],
         name=gate.get("name", gate["kind"]),
         args=tuple(str(a) for a in gate.get("args") or ()),
+        select=tuple(str(s) for s in gate.get("select") or ()),
         script=script,
         timeout=float(gate.get("timeout", DEFAULT_GATE_TIMEOUT)),
     )

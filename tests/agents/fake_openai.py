@@ -2,8 +2,10 @@
 
 Real HTTP on 127.0.0.1 through the `openai` SDK (`agents/sweep/server.py`): every request is
 recorded (headers and body), and each is answered by the next item of the script: `reply(...)`
-(a completion with tool calls), `error(status)`, or `slow(seconds, item)`. A request the script
-has no answer for gets a 400 that names it, which the run reports as a fatal model error.
+(a completion with tool calls), `error(status)`, `slow(seconds, item)`, or `first(action, item)`
+(`action()` runs before the answer goes out: it may kill the client waiting for it). A request
+the script has no answer for gets a 400 that names it, which the run reports as a fatal model
+error.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ def slow(seconds: float, item: dict) -> dict:
     return {**item, "delay": seconds}
 
 
+def first(action, item: dict) -> dict:
+    return {**item, "before": action}
+
+
 class FakeOpenAI(LocalChatServer):
     def __init__(self, script: list[dict]):
         self.script = list(script)
@@ -41,6 +47,8 @@ class FakeOpenAI(LocalChatServer):
         item = self.script.pop(0) if self.script else None
         if item is None:
             item = error(400, f"the script has no answer for request {len(self.requests)}")
+        if "before" in item:
+            item["before"]()
         return item["status"], item["body"], item.get("delay", 0)
 
     def last_message(self, request: int = -1) -> dict:

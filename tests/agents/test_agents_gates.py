@@ -1,15 +1,47 @@
-"""Gates report findings with file:line and a rule code, from the real tools run in a sandbox."""
+"""Gates report findings with file:line and a rule code, from the real tools run in a sandbox; a
+pytest gate selects tests by exact parametrize id or by marker, never by substring."""
 
+import os
+import subprocess
 import sys
 
 import pytest
+from agent_support import run
+from fake_openai import FakeOpenAI, reply
 
 from agents.gates import GateContext, feedback, run_gates
+from agents.gates.pytest_gate import PLUGIN, PLUGIN_DIR
 from agents.run import PROJECT_ROOT
 from agents.sandbox import Sandbox
 from agents.tasks import GateSpec
 
 FAILING_TEST = "def test_sum():\n    total = 1 + 1\n    assert total == 3\n"
+PARAMETRIZED = """
+import pytest
+
+
+@pytest.mark.parametrize("backend", ["c", "cuda", "tvm"])
+def test_one(backend):
+    assert False
+
+
+@pytest.fixture(params=[("c", "matmul"), ("cuda", "matmul")], ids=lambda p: f"{p[0]}-{p[1]}")
+def pair(request):
+    return request.param
+
+
+def test_pair(pair):
+    assert False
+
+
+@pytest.mark.slow
+def test_marked():
+    assert False
+
+
+def test_plain():
+    assert False
+"""
 UNFORMATTED = "x = {'a':1}\n"
 
 
@@ -49,3 +81,79 @@ def test_a_selection_without_tests_fails(context):
     selection = ("notes/test_nothing.py", "--no-lowering-audit")
     (result,) = run_gates((GateSpec("pytest", "tests", selection),), context)
     assert not result.passed and "ran no test" in result.findings[0].message
+
+
+def _failed(result) -> list[str]:
+    return sorted(finding.message.split(": ", 1)[0] for finding in result.findings)
+
+
+def test_select_takes_exact_parametrize_ids_where_k_takes_substrings(context):
+    (context.sandbox.root / "notes").mkdir()
+    (context.sandbox.root / "notes" / "test_select.py").write_text(PARAMETRIZED)
+    tests = ("notes/test_select.py",)
+    exact, substring, marked, none = run_gates(
+        (
+            GateSpec("pytest", "exact", tests, select=("c",)),
+            GateSpec("pytest", "substring", (*tests, "-k", "c")),
+            GateSpec("pytest", "marked", (*tests, "-m", "slow")),
+            GateSpec("pytest", "none", tests, select=("opencl",)),
+        ),
+        context,
+    )
+    assert _failed(exact) == [
+        "notes.test_select::test_one[c]",
+        "notes.test_select::test_pair[c-matmul]",
+    ]
+    assert exact.ran == "2 tests: 0 passed, 2 failed, 0 skipped"
+    assert len(_failed(substring)) == 7  # `c` is in every id: test_select holds one
+    assert _failed(marked) == ["notes.test_select::test_marked"]
+    assert "with parametrize ids `opencl` ran no test" in none.findings[0].message
+
+
+def test_a_selected_gate_in_a_run_judges_only_the_backend_of_the_change(home):
+    script = [
+        reply(("finish", {"summary": "nothing yet"})),
+        reply(("write_file", {"path": "notes/c.txt", "content": "c"})),
+        reply(("finish", {"summary": "registered c"})),
+    ]
+    with FakeOpenAI(script) as server:
+        result = run(home, server, task="select")
+        feedback_text = server.last_message(1)["content"]
+    assert "test_backend_is_registered[c]" in feedback_text
+    assert "[cuda]" not in feedback_text  # its test fails as well, and is not this change's
+    assert result.status == "green"
+
+
+def test_on_this_tree_a_backend_s_id_selects_its_items_and_no_other_backend_s():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PROJECT_ROOT), str(PLUGIN_DIR)])}
+    argv = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts="]
+    argv += ["-p", "no:cacheprovider", "-p", PLUGIN, "--select-id=tvm"]
+    argv += ["--select-id=compiler.backends.tvm.*", "tests/test_suite_backends.py"]
+    argv += ["tests/test_imports.py"]
+    done = subprocess.run(argv, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
+    ids = [line for line in done.stdout.splitlines() if "::" in line]
+    suite = [i for i in ids if i.startswith("tests/test_suite_backends.py::")]
+    imports = [i for i in ids if i.startswith("tests/test_imports.py::")]
+    kernels = {i.split("[tvm-")[1] for i in suite}
+    assert suite and all("[tvm-" in i for i in suite) and len(suite) == 4 * len(kernels)
+    assert imports and all("[compiler.backends.tvm." in i for i in imports)
+    assert len(suite) + len(imports) == len(ids)
+
+
+def test_a_skill_that_says_the_only_backend_is_triton_fails_its_gate(home):
+    facts = "skills/compiler-multibackend-porting/references/project.md"
+    text = (PROJECT_ROOT / facts).read_text()
+    listed = text.split("```text every=backends\n", 1)[1].split("\n", 1)[0]
+    assert listed.split() != ["triton"]  # there is more than one backend
+    stale = {"path": facts, "old": f"every=backends\n{listed}\n", "new": "every=backends\ntriton\n"}
+    fixed = {"path": facts, "old": "every=backends\ntriton\n", "new": f"every=backends\n{listed}\n"}
+    script = [
+        reply(("replace_in_file", stale), ("finish", {"summary": "Triton only"})),
+        reply(("replace_in_file", fixed), ("finish", {"summary": "every backend"})),
+    ]
+    with FakeOpenAI(script) as server:
+        result = run(home, server, task="lists")
+        feedback_text = server.last_message(1)["content"]
+    missing = ", ".join(sorted(set(listed.split()) - {"triton"}))
+    assert f"the list of all backends omits {missing}" in feedback_text
+    assert result.status == "green"

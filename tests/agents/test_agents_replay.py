@@ -72,5 +72,22 @@ def test_normalisation_drops_paths_addresses_and_keys():
     )
 
 
+def test_a_command_s_output_is_compared_by_its_status_line_only():
+    def request(result: str) -> dict:
+        call = {"id": "c1", "function": {"name": "run", "arguments": '{"command": "cc --version"}'}}
+        return {
+            "messages": [
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": result},
+            ]
+        }
+
+    here = normalize_request(request("exit 0\ncc (Debian 12.2.0) 12.2.0\n1 passed in 0.52s"), {})
+    there = normalize_request(request("exit 0\ncc (GCC) 13.1.0\n1 passed in 2.10s"), {})
+    failed = normalize_request(request("exit 1\ncc (GCC) 13.1.0"), {})
+    assert here == there and here != failed
+    assert here["messages"][1]["content"] == "exit 0"
+
+
 def _write(path, events):
     path.write_text("".join(json.dumps(e) + "\n" for e in events))

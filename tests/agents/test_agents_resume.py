@@ -1,10 +1,12 @@
 """An interrupted run resumes from its SQLite checkpoint: after the endpoint went away, after a
-crash in the middle of a step, and at the human approval asked for with --approve."""
+crash in the middle of a step, after an answer arrived that the checkpoint did not keep, and at the
+human approval asked for with --approve. (Real kills: test_agents_kill.py.)"""
 
 import pytest
 from agent_support import API_KEY, run
 from fake_openai import FakeOpenAI, error, reply
 
+from agents.client import ModelClient
 from agents.run import resume
 from agents.tools import ToolBox
 from agents.transcript import read_events
@@ -37,10 +39,10 @@ def test_a_run_paused_by_an_outage_resumes_where_it_stopped(home):
 def test_a_crashed_run_resumes_from_the_last_step(home, monkeypatch):
     original = ToolBox.call
 
-    def crash_on_finish(self, name, arguments):
+    def crash_on_finish(self, name, arguments, *rest):
         if name == "finish":
             raise KeyboardInterrupt
-        return original(self, name, arguments)
+        return original(self, name, arguments, *rest)
 
     monkeypatch.setattr(ToolBox, "call", crash_on_finish)
     with FakeOpenAI([WRITE, FINISH]) as server:
@@ -52,6 +54,31 @@ def test_a_crashed_run_resumes_from_the_last_step(home, monkeypatch):
     assert result.status == "green"
     assert _tools(result) == ["write_file", "finish"]
     assert [e["type"] for e in read_events(result.out)].count("interrupted") == 1
+
+
+def test_an_answer_the_checkpoint_lost_is_taken_from_the_transcript_not_asked_again(
+    home, monkeypatch
+):
+    original, crashed = ModelClient.complete, []
+
+    def crash_after_the_answer(self, request, usage, call):
+        answer = original(self, request, usage, call)
+        if call == 1 and not crashed:
+            crashed.append(call)
+            raise KeyboardInterrupt  # the answer is in the transcript, not in the checkpoint
+        return answer
+
+    monkeypatch.setattr(ModelClient, "complete", crash_after_the_answer)
+    with FakeOpenAI([WRITE, FINISH]) as server:
+        with pytest.raises(KeyboardInterrupt):
+            run(home, server)
+        result = _resume(home)
+    events = read_events(result.out)
+    assert result.status == "green" and len(server.requests) == 2
+    assert [e["type"] for e in events].count("request") == 2 == events[-1]["usage"]["steps"]
+    settled = next(e for e in events if e["type"] == "settled")
+    assert (settled["requests"], settled["answer_reused"]) == (1, True)
+    assert _tools(result) == ["write_file", "finish"]
 
 
 def test_approval_is_asked_and_an_objection_goes_back_to_the_model(home):

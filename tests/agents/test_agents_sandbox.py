@@ -1,7 +1,9 @@
-"""The sandbox: paths that lead outside (.., absolute, symlinks) and protected paths are refused;
-malformed tool calls get an error back and are counted."""
+"""The sandbox: one commit with no history before it and no earlier runs in its tree; paths that
+lead outside (.., absolute, symlinks) and protected paths are refused; malformed tool calls get an
+error back and are counted."""
 
 import os
+import subprocess
 
 import pytest
 from agent_support import run
@@ -28,6 +30,7 @@ def test_escapes_are_refused(sandbox, tmp_path):
         "compiler/link/outside.txt",
         "notes.txt",
         ".git/config",
+        ".venv/bin/python",  # the link to the workflow's environment
     ]:
         with pytest.raises(Refused):
             sandbox.path(path)
@@ -75,3 +78,48 @@ def test_through_the_graph_refusals_and_malformed_calls_reach_the_model(home, tm
     assert outside.read_text() == "keep me"
     assert "tests/test_cli.py" not in (result.out / "patch.diff").read_text()
     assert result.status == "green"
+
+
+def _git(folder, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True).stdout
+
+
+def test_a_run_s_sandbox_holds_no_earlier_run_in_its_tree_or_its_history(home):
+    assert (PROJECT_ROOT / "transcripts").is_dir()  # the checkout has recorded runs
+    script = [
+        reply(("list_files", {"path": "."}), ("list_files", {"path": "transcripts"})),
+        reply(
+            ("write_file", {"path": "notes/done.txt", "content": "ok"}),
+            ("finish", {"summary": "ok"}),
+        ),
+    ]
+    with FakeOpenAI(script) as server:
+        result = run(home, server)
+    top, transcripts = [e["result"] for e in read_events(result.out) if e["type"] == "tool"][:2]
+    assert "agents/" in top.split() and "transcripts/" not in top.split()
+    assert transcripts == "error: transcripts is not a folder"
+    sandbox = home / "run" / "sandbox"
+    base = _git(PROJECT_ROOT, "rev-parse", "HEAD").strip()
+    subjects = _git(sandbox, "log", "--format=%s").splitlines()
+    assert subjects[:2] == ["quick: run", "task quick: setup"] and len(subjects) == 3
+    assert _git(sandbox, "rev-parse", "HEAD~2").strip() == base  # and nothing before it
+    older = _git(PROJECT_ROOT, "rev-parse", "HEAD~1").strip()
+    assert subprocess.run(["git", "cat-file", "-e", older], cwd=sandbox).returncode != 0
+    patch = (result.out / "patch.diff").read_text()
+    assert "transcripts/" not in patch and ".venv" not in patch
+    assert (sandbox / ".venv" / "bin" / "python").exists()  # the skills' commands run as written
+    assert _git(sandbox, "status", "--porcelain") == ""
+
+
+def test_a_task_may_keep_the_earlier_runs(home):
+    script = [
+        reply(("list_files", {"path": "."})),
+        reply(
+            ("write_file", {"path": "notes/done.txt", "content": "ok"}),
+            ("finish", {"summary": "ok"}),
+        ),
+    ]
+    with FakeOpenAI(script) as server:
+        result = run(home, server, task="history")
+    top = next(e["result"] for e in read_events(result.out) if e["type"] == "tool")
+    assert "transcripts/" in top.split()

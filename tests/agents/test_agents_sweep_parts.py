@@ -9,10 +9,11 @@ from agent_support import run
 from crashing_work import crash_once
 from fake_openai import FakeOpenAI, reply
 
+from agents.commands import sandbox_command
 from agents.errors import AgentError
 from agents.run import PROJECT_ROOT, _resolve
 from agents.sweep.execute import Workers, run_all
-from agents.sweep.plan import Model, parse_model, plan, read_evals, sandbox_command
+from agents.sweep.plan import Model, parse_model, plan, read_evals
 from agents.sweep.scripted import ScriptedModel, suppressed
 from agents.sweep.stats import difference, wilson
 from agents.sweep.store import Results

@@ -36,3 +36,17 @@ def test_parameters_are_substituted_and_validated():
         load_task("add-backend", {"KERNEL": "x"})
     with pytest.raises(AgentError, match="no task 'nope'; tasks: add-backend"):
         load_task("nope")
+
+
+def test_add_backend_gates_select_the_new_backend_s_tests_exactly_and_last_all_of_them():
+    gates = load_task("add-backend", {"BACKEND": "c"}).gates
+    imports = next(gate for gate in gates if gate.name == "imports")
+    assert imports.args == ("tests/test_imports.py",)  # no `-k c`, which matches every test
+    assert imports.select == (
+        "compiler.backends.c",
+        "compiler.backends.c.*",
+        "compiler.runtime.c_*",
+    )
+    *_, last, success = gates
+    assert (last.kind, last.args, last.select) == ("pytest", ("tests",), ("c",))
+    assert success.kind == "success"

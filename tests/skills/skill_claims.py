@@ -1,8 +1,9 @@
 """What the skills claim about this repository, and how each claim is checked against the code.
 
 A claim is a command (a shell block line, an inline `make ...`/`ntc ...` span, a Commands-table
-cell), a path, a CLI flag, an op name, a pass or pipeline, a Python API, an audit code, a call, or
-a fenced excerpt with `from=<path or command>`. Nothing slow runs: commands are parsed by the real
+cell), a path, a CLI flag, an op name, a pass or pipeline, a Python API, an audit code, a call, a
+fenced excerpt with `from=<path or command>`, or a fenced list with `every=<kind>` that claims to
+name every entry of a registry (`LISTS`). Nothing slow runs: commands are parsed by the real
 argument parsers, files and Makefile targets are looked up, modules are imported; only the few
 commands whose output an excerpt quotes run, side by side.
 """
@@ -343,6 +344,67 @@ def ir_ops(text: str) -> list[tuple[str, int]]:
     """The op names of IR text, with their line offsets."""
     op = re.compile(r"^\s*(?:%[\w%, ]+=\s*)?([a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*)\(")
     return [(m[1], n) for n, line in enumerate(text.splitlines(), 1) if (m := op.match(line))]
+
+
+# -- complete lists -------------------------------------------------------------------------------
+
+ORDERED_LISTS = frozenset({"pipeline"})  # compared in order, repeats included
+
+
+@functools.cache
+def registries() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Per kind of `every=` list: where the truth lives, and every entry it has."""
+    from compiler.backends.registry import DEVICE_TARGETS
+    from compiler.passes.registry import DEFAULT_PIPELINE, all_passes
+
+    commands = next(
+        action.choices
+        for action in ntc_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    return {
+        "backends": ("compiler.backends.registry:TARGETS", tuple(sorted(TARGETS))),
+        "devices": (
+            "compiler.backends.registry:DEVICE_TARGETS",
+            tuple(sorted(f"{name}:{device}" for name, device in DEVICE_TARGETS)),
+        ),
+        "passes": ("the pass registry (`ntc passes`)", tuple(c.name for c in all_passes())),
+        "pipeline": ("compiler.passes.registry:DEFAULT_PIPELINE", DEFAULT_PIPELINE),
+        "ops": ("compiler.ir.registry:OPS", tuple(sorted(OPS))),
+        "commands": ("ntc's parser (compiler/cli.py)", tuple(sorted(commands))),
+    }
+
+
+def listed(fence: Fence) -> list[str]:
+    """An `every=` block's entries: names apart by spaces or commas; a line `key: a b` lists
+    `key:a` and `key:b` (a backend and its devices)."""
+    entries = []
+    for line in fence.text.splitlines():
+        key, colon, rest = line.partition(":")
+        names = [name for name in re.split(r"[\s,]+", rest if colon else line) if name]
+        entries += [f"{key.strip()}:{name}" for name in names] if colon else names
+    return entries
+
+
+def list_problem(fence: Fence) -> str | None:
+    """Why an `every=<kind>` block is not the registry's list both ways, or None when it is."""
+    kind = fence.attrs["every"]
+    if kind not in registries():
+        return f"every={kind}: no such list; the lists: {', '.join(registries())}"
+    source, truth = registries()[kind]
+    entries = listed(fence)
+    if kind in ORDERED_LISTS:
+        if entries == list(truth):
+            return None
+        return f"the {kind} is {' '.join(truth)} in {source}, not {' '.join(entries)}"
+    problems = []
+    missing = sorted(set(truth) - set(entries))
+    unknown = sorted(set(entries) - set(truth))
+    if missing:
+        problems.append(f"omits {', '.join(missing)}, which {source} has: add them")
+    if unknown:
+        problems.append(f"names {', '.join(unknown)}, which {source} lacks: remove them")
+    return f"the list of all {kind} " + "; ".join(problems) if problems else None
 
 
 # -- excerpts -------------------------------------------------------------------------------------

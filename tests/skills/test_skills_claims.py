@@ -14,6 +14,8 @@ from skill_claims import (
     classify,
     command_lines,
     excerpt_problem,
+    list_problem,
+    registries,
     resolve_path,
 )
 
@@ -122,3 +124,21 @@ def test_the_audit_judges_python_blocks() -> None:
     backend_check = "def f(target):\n    return target.name == 'cuda'\n"
     assert audit_findings(fence("python", backend_check))
     assert not audit_findings(fence("python", backend_check, path="compiler/backends/cuda/x.py"))
+
+
+def test_a_complete_list_is_checked_both_ways() -> None:
+    """ "The only backend is X" fails when there are four, and so does a fifth that is not there."""
+    backends = registries()["backends"][1]
+    assert len(backends) > 1
+    assert list_problem(fence("text", ", ".join(backends), every="backends")) is None
+    only_one = list_problem(fence("text", backends[0], every="backends"))
+    assert f"omits {', '.join(backends[1:])}" in only_one
+    assert "names opencl" in list_problem(
+        fence("text", f"{' '.join(backends)} opencl", every="backends")
+    )
+    devices = "\n".join(f"{name}: cpu" for name in backends)
+    assert "omits" in list_problem(fence("text", devices, every="devices"))
+    pipeline = list(registries()["pipeline"][1])
+    assert list_problem(fence("text", "\n".join(pipeline), every="pipeline")) is None
+    assert list_problem(fence("text", "\n".join(pipeline[::-1]), every="pipeline")) is not None
+    assert "no such list" in list_problem(fence("text", "x", every="kernels"))

@@ -1,5 +1,6 @@
 """Every command, path, flag, op, pass, API, audit code and excerpt the skills name is true of this
-repository; and a SKILL.md names nothing of it except through references/project.md."""
+repository; every list that claims to be complete is, both ways; and a SKILL.md names nothing of
+it except through references/project.md."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from skill_claims import (
     excerpt_problem,
     ir_ops,
     known_flags,
+    list_problem,
     project_sources,
     python_block_is_parsed,
+    registries,
     resolve_path,
     sources,
 )
@@ -166,6 +169,18 @@ def test_excerpts_match_the_code_and_the_compiler_output() -> None:
     assert not problems, _report(problems)
 
 
+def test_complete_lists_name_every_entry_of_their_registry_and_nothing_else() -> None:
+    """A backend, pass, op, device or command added or removed fails here until the lists say so."""
+    lists = [(source, fence) for source, fence in _fences() if "every" in fence.attrs]
+    assert {fence.attrs["every"] for _, fence in lists} >= set(registries())
+    problems = [
+        f"{source.where(fence.line)}: {problem}"
+        for source, fence in lists
+        if (problem := list_problem(fence))
+    ]
+    assert not problems, _report(problems)
+
+
 def test_the_audit_rejects_every_wrong_example() -> None:
     wrong = [(s, f) for s, f in _fences() if f.language == "python" and "wrong" in f.words]
     assert len(wrong) >= 5
@@ -210,7 +225,7 @@ def test_generic_texts_name_nothing_of_this_project(source: Source) -> None:
         if kind == "command" and not re.match(r"python3? scripts/", span.text):
             problems.append(f"{source.where(span.line)}: a project command {span.text!r}")
     for fence in source.document.fences:
-        if "from" in fence.attrs:
+        if "from" in fence.attrs or "every" in fence.attrs:
             problems.append(
                 f"{source.where(fence.line)}: quotes the project; move it to project.md"
             )

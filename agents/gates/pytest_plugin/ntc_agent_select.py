@@ -1,0 +1,41 @@
+"""The `pytest` gate's selection (`-p ntc_agent_select --select-id PATTERN ...`): only the tests
+with a parametrize id that matches a pattern as a whole (fnmatch: `c` is `c`, never `cuda`) run.
+An id of several parameters (`c-matmul`) matches when one of its parts does. A test without
+parameters is never selected; markers are pytest's own `-m`.
+
+Loaded from this folder, which the gate puts on the import path after the sandbox: the workflow's
+own copy, whatever the sandbox's commit holds.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--select-id",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="keep the tests with a parametrize id (or a part of one) matching PATTERN",
+    )
+
+
+def pytest_collection_modifyitems(config, items: list) -> None:
+    patterns = config.getoption("select_id")
+    if not patterns:
+        return
+    kept = [item for item in items if _selected(item, patterns)]
+    dropped = [item for item in items if not _selected(item, patterns)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def _selected(item, patterns: list[str]) -> bool:
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return False
+    names = [callspec.id, *callspec.id.split("-")]
+    return any(fnmatch.fnmatchcase(name, pattern) for name in names for pattern in patterns)
