@@ -9,6 +9,7 @@ place before pytest imports the corpus's conftest:
 - `NTC_COMPAT_TIMEOUT`  seconds one test may take (0: no limit)
 - `NTC_COMPAT_SAMPLE`   keep this many tests per test file, evenly spread (0: all)
 - `NTC_COMPAT_SKIP`     a JSON-lines file of outcomes already recorded: those tests are not rerun
+- `NTC_COMPAT_SHARD`    `i/k`: run the tests of every k-th test file from the i-th (default 0/1)
 """
 
 from __future__ import annotations
@@ -104,7 +105,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         by_file.setdefault(item.nodeid.split("::")[0], []).append(item)
     keep = int(_setting("SAMPLE", "0"))
-    chosen = [item for group in by_file.values() for item in _spread(group, keep)]
+    index, count = map(int, _setting("SHARD", "0/1").split("/"))
+    shard = list(by_file.values())[index::count]
+    chosen = [item for group in shard for item in _spread(group, keep)]
     chosen = [item for item in chosen if item.nodeid not in done]
     deselected = [item for item in items if item not in set(chosen)]
     if deselected:

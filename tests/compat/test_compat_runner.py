@@ -45,6 +45,7 @@ def records(folder, backend):
 def test_each_outcome_is_recorded_with_its_kind(run):
     ours = records(run, "triton")
     assert [ours[f"test_scale[{n}]"]["outcome"] for n in (5, 64, 300)] == ["passed"] * 3
+    assert sum(1 for name in ours if name.startswith(("test_a[", "test_b["))) == 4
     assert ours["test_double_is_wrong"]["kind"] == "mismatch"
     refused = ours["test_cube_root"]
     assert refused["kind"] == "refused" and "ntl.cbrt is not supported" in refused["message"]
@@ -56,7 +57,7 @@ def test_each_outcome_is_recorded_with_its_kind(run):
 
 def test_the_report_judges_against_the_reference(run):
     text = (run / "compat.md").read_text()
-    assert "| triton | 6 | 3 | 2 | 1 | 3/3 (100.0%) |" in text
+    assert "| triton | 10 | 7 | 2 | 1 | 7/7 (100.0%) |" in text
     assert "| scale | 3/2/1 | 3/2/1 |" in text or "| scale | 3/" in text
     assert "refused: CompileError:" in text and "mismatch: AssertionError:" in text
     outcomes = json.loads((run / "compat.json").read_text())["outcomes"]
@@ -65,7 +66,12 @@ def test_the_report_judges_against_the_reference(run):
 
 def test_sample_and_resume(tmp_path):
     argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
-    argv += ["--report", str(tmp_path / "r.md"), "-k", "not double and not cube and not skipped"]
+    argv += [
+        "--report",
+        str(tmp_path / "r.md"),
+        "-k",
+        "test_scale and not double and not cube and not skipped",
+    ]
     assert runner.main([*argv, "--sample", "1"]) == 0
     assert list(records(tmp_path, "triton")) == ["test_scale[5]"]
     assert runner.main([*argv, "--sample", "2", "--resume"]) == 0
@@ -95,3 +101,11 @@ def test_importing_the_plugin_binds_nothing():
 
     assert sys.modules["ninetoothed"] is ninetoothed
     assert ninetoothed.__file__.endswith("ninetoothed/__init__.py")
+
+
+def test_workers_run_the_same_tests_as_one_process(run, tmp_path):
+    """Test ids that draw random sizes at collection depend on what was imported before: each
+    worker collects every file, so two workers run exactly the tests one process runs."""
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
+    assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--jobs", "2"]) == 0
+    assert set(records(tmp_path, "triton")) == set(records(run, "triton"))
