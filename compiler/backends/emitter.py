@@ -50,6 +50,10 @@ class _Emitter:
         self.lines: list[str] = []
         self.position = 0  # the op's number in program order, as the verifier counts
         self.in_grid = False  # inside scf.grid, where `syntax.grid_define` applies
+        # Values that bound a loop or a region.
+        self.bounds = {
+            v for op in kernel.walk() if op.name in ("scf.for", *REGION_OPS) for v in op.operands
+        }
         # Compile-time parameters: tile dims may name them (`kernel.attrs["constexpr_params"]`).
         self.constexprs = set(kernel.attrs.get("constexpr_params") or ())
         if self.constexprs and not self.syntax.constexpr_param:
@@ -114,9 +118,9 @@ class _Emitter:
     def write(self, depth: int, line: str) -> None:
         self.lines.append(self.syntax.indent * depth + line)
 
-    def define(self, depth: int, name: str, expr: str, dtype: str) -> None:
+    def define(self, depth: int, name: str, expr: str, dtype: str, plain: bool = False) -> None:
         type_ = self.target.dtype(dtype)
-        form = (self.in_grid and self.syntax.grid_define) or self.syntax.define
+        form = (self.in_grid and not plain and self.syntax.grid_define) or self.syntax.define
         self.write(depth, form.format(name=name, expr=expr, type=type_))
 
     def block(self, block: Block, depth: int, targets: list[str]) -> None:
@@ -162,7 +166,16 @@ class _Emitter:
             self.write(depth, self.syntax.statement.format(expr=self.spell(op)))
         else:
             expr = self.spell(op)
-            self.define(depth, self.define_name(op.result), expr, op.result.type.dtype)
+            name, dtype = self.define_name(op.result), op.result.type.dtype
+            indirect = self.in_grid and self.syntax.grid_reference
+            # Constants and loop bounds stay plain definitions: bounds are read where a stored
+            # value is not yet declared, and constants fold best as they are.
+            if indirect and (op.name == "arith.constant" or op.result in self.bounds):
+                self.define(depth, name, expr, dtype, plain=True)
+            else:
+                self.define(depth, name, expr, dtype)
+                if indirect:
+                    self.names[op.result] = self.syntax.grid_reference.format(name=name)
 
     def loop(self, op: Operation, depth: int) -> None:
         lb, ub, step, *inits = (self.names[v] for v in op.operands)

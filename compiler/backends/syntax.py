@@ -34,6 +34,7 @@ class Syntax:
     param_prologue: tuple[str, ...] = ()  # lines per buffer parameter after the kernel opens
     grid_open: str = ""  # scf.grid; fields: pid, count, num_warps (the kernel's attribute)
     grid_define: str = ""  # a definition inside scf.grid, where it differs from `define`
+    grid_reference: str = ""  # how a value `grid_define` defined is read, where not by its name
     parallel_open: str = ""  # scf.parallel; fields: iv, extent
     # A compile-time parameter (a size the kernel is specialised on at launch, kept symbolic in
     # its tile shapes); field: name. Empty: the language has none.

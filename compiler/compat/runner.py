@@ -44,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per test (0: none)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes per backend")
     parser.add_argument("--resume", action="store_true", help="keep a stopped run's outcomes")
+    parser.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="keep the recorded outcomes but the failures, and run those again",
+    )
     parser.add_argument("-k", dest="keyword", help="pytest -k expression selecting tests")
     parser.add_argument("--report", default=str(REPORT), help="where the Markdown report goes")
     parser.add_argument(
@@ -75,11 +80,14 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
     """One backend over the whole corpus; returns its records file."""
     path = records / f"{backend}.jsonl"
     previous = path.with_suffix(".done.jsonl")
-    if args.resume and path.exists():
-        with previous.open("a") as f:
-            f.write(path.read_text())
-    elif previous.exists():
-        previous.unlink()
+    previous.unlink(missing_ok=True)
+    if (args.resume or args.retry_failed) and path.exists():
+        kept = [
+            line
+            for line in path.read_text().splitlines(keepends=True)
+            if not (args.retry_failed and json.loads(line).get("outcome") == "failed")
+        ]
+        previous.write_text("".join(kept))
     path.unlink(missing_ok=True)
     files = test_files(corpus)
     workers = []

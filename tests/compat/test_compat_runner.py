@@ -78,6 +78,19 @@ def test_sample_and_resume(tmp_path):
     assert list(records(tmp_path, "triton")) == ["test_scale[5]", "test_scale[300]"]
 
 
+def test_retry_failed_runs_only_the_failures_again(run, tmp_path):
+    folder = tmp_path / "compat_library"
+    folder.mkdir()
+    recorded = (run / "compat_library" / "triton.jsonl").read_text()
+    (folder / "triton.jsonl").write_text(recorded)
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
+    assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--retry-failed"]) == 0
+    lines = (folder / "triton.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["nodeid"].endswith(("test_double_is_wrong", "test_cube_root"))
+    assert sum('"collected": 2' in line for line in lines) == 1  # two tests ran again
+    assert set(records(tmp_path, "triton")) == set(records(run, "triton"))
+
+
 def test_bad_corpus_and_backend_are_refused(tmp_path, capsys):
     assert runner.main(["--corpus", str(tmp_path / "none")]) == 2
     assert "not a folder or a tarball" in capsys.readouterr().err

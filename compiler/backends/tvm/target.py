@@ -66,6 +66,11 @@ _SYNTAX = dataclasses.replace(
     buffer_param='{name}: T.Buffer((T.int32(),), "{dtype}", align=1, offset_factor=1)',
     scalar_param="{name}: T.{dtype}",
     grid_open="for {pid} in T.serial(0, {count}):",
+    # Inside the kernel a value is a one-element local buffer, not a Let: TVM inlines integer Lets
+    # into every use, and a long chain of them (Philox's rounds) takes its simplifier a minute;
+    # LLVM keeps such buffers in registers. Before the kernel a Let is what the host evaluates.
+    grid_define='{name} = T.alloc_buffer((1,), "{type}", scope="local"); {name}[0] = {expr}',
+    grid_reference="{name}[0]",
 )
 
 
