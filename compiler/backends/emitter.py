@@ -115,8 +115,9 @@ class _Emitter:
         self.names[value] = self.namer.claim(wanted) if wanted else self.namer.fresh()
         return self.names[value]
 
-    def write(self, depth: int, line: str) -> None:
-        self.lines.append(self.syntax.indent * depth + line)
+    def write(self, depth: int, text: str) -> None:
+        """`text` at `depth`; a spelling of several lines has each at that depth."""
+        self.lines += [self.syntax.indent * depth + line for line in text.split("\n")]
 
     def define(self, depth: int, name: str, expr: str, dtype: str, plain: bool = False) -> None:
         type_ = self.target.dtype(dtype)

@@ -43,6 +43,34 @@ def _compare(op: OpText) -> str:
     return compare(op)
 
 
+_COMBINE = {
+    "add": "{old} + {value}",
+    "max": "T.max({old}, {value})",
+    "min": "T.min({old}, {value})",
+}
+
+
+def sequential_atomic(typed: str, cell: str) -> Callable[[OpText], str]:
+    """A scalar `mem.atomic` where one program runs at a time (the CPU forms): the old value goes
+    into a one-element local array (`cell`, fields name and dtype: a Let of the element could be
+    read again after the store), the combined one into memory, both where the mask holds; the op's
+    name is the old value. `typed` spells the zero a masked-off element reads (dtype, value)."""
+
+    def atomic(op: OpText) -> str:
+        buffer, offset, value, *mask = op.args
+        name, dtype, element = op.fields["name"], op.fields["result_dtype"], f"{buffer}[{offset}]"
+        old = f"{name}_old"
+        update = _COMBINE[op.attrs["kind"]].format(old=f"{old}[0]", value=value)
+        read = element
+        if mask:
+            read = f"T.if_then_else({mask[0]}, {element}, {typed.format(dtype=dtype, value='0')})"
+        store = f"if {mask[0]}: {element} = {update}" if mask else f"{element} = {update}"
+        lines = [cell.format(name=old, dtype=dtype), f"{old}[0] = {read}", store]
+        return "\n".join([*lines, f"{name} = {old}[0]"])
+
+    return atomic
+
+
 def _store(op: OpText) -> str:
     buffer, offset, value, *mask = op.args
     statement = f"{buffer}[{offset}] = {value}"

@@ -10,6 +10,7 @@ place before pytest imports the corpus's conftest:
 - `NTC_COMPAT_SAMPLE`   keep this many tests per test file, evenly spread (0: all)
 - `NTC_COMPAT_SKIP`     a JSON-lines file of outcomes already recorded: those tests are not rerun
 - `NTC_COMPAT_SHARD`    `i/k`: run the tests of every k-th test file from the i-th (default 0/1)
+- `NTC_COMPAT_KEYWORD`, `NTC_COMPAT_COMMIT`  recorded with the run (its -k, this project's commit)
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ def pytest_collection_modifyitems(config, items):
     if deselected:
         config.hook.pytest_deselected(items=deselected)
     items[:] = chosen
-    _write({"collected": len(items), "backend": _setting("BACKEND", "triton")})
+    run = {k.lower(): _setting(k) for k in ("BACKEND", "SAMPLE", "TIMEOUT", "KEYWORD", "COMMIT")}
+    _write({"collected": len(items), **run})
 
 
 def _on_alarm(signum, frame):

@@ -24,6 +24,18 @@ def load(path: Path) -> dict[str, dict]:
     return records
 
 
+def runs(path: Path) -> list[dict]:
+    """The settings each run recorded into `path` (one per worker and resumption), deduplicated."""
+    seen = []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if "collected" in record:
+            run = {k: v for k, v in record.items() if k not in ("collected", "backend")}
+            if run not in seen:
+                seen.append(run)
+    return seen
+
+
 def outcomes_json(corpus, results: dict[str, dict[str, dict]]) -> str:
     """Each test's outcome per backend, for regression checks against a later run."""
     table = {
@@ -54,7 +66,7 @@ def _reason(record: dict) -> str:
     return f"{record.get('kind', record['outcome'])}: {record.get('message', '')}".strip()
 
 
-def render(corpus, results: dict[str, dict[str, dict]], args) -> str:
+def render(corpus, results: dict[str, dict[str, dict]], runs: dict[str, list[dict]]) -> str:
     reference = results.get("reference", {})
     reference_passed = {n for n, r in reference.items() if r["outcome"] == "passed"}
     lines = [
@@ -66,9 +78,15 @@ def render(corpus, results: dict[str, dict[str, dict]], args) -> str:
         "The library's CUDA device is moved to the CPU as it is imported (`compiler/compat/"
         "on_cpu.py`); nothing of it is changed on disk.",
         "",
-        f"Settings: per-test limit {args.timeout:g} s; "
-        + (f"a sample of {args.sample} tests per test file." if args.sample else "every test.")
-        + (f" Selected with -k `{args.keyword}`." if args.keyword else ""),
+        "| column | commit | tests | per-test limit | selected with -k |",
+        "|---|---|---|---:|---|",
+        *(
+            f"| {column} | {run.get('commit', '?')} | "
+            + (f"{run['sample']} per file" if run.get("sample", "0") != "0" else "all")
+            + f" | {float(run.get('timeout') or 0):g} s | {run.get('keyword') or '-'} |"
+            for column, column_runs in runs.items()
+            for run in column_runs
+        ),
         "",
         "## Totals",
         "",

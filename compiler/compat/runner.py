@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep the recorded outcomes but the failures, and run those again",
     )
     parser.add_argument("-k", dest="keyword", help="pytest -k expression selecting tests")
+    parser.add_argument(
+        "--report-only", action="store_true", help="run nothing: write the report from the records"
+    )
     parser.add_argument("--report", default=str(REPORT), help="where the Markdown report goes")
     parser.add_argument(
         "--records", default=str(RECORDS), help="folder for the JSON-lines outcomes"
@@ -125,6 +128,13 @@ def _pytest_config(corpus: Corpus) -> Path:
     return Path(os.devnull)
 
 
+def _commit() -> str:
+    result = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=PROJECT, capture_output=True, text=True
+    )
+    return result.stdout.strip() or "unknown"
+
+
 def _environment(corpus: Corpus, backend: str, args, shard_records: Path, skip: Path) -> dict:
     env = dict(os.environ)
     env.update(
@@ -136,6 +146,8 @@ def _environment(corpus: Corpus, backend: str, args, shard_records: Path, skip: 
         NTC_COMPAT_TIMEOUT=str(args.timeout),
         NTC_COMPAT_SAMPLE=str(args.sample),
         NTC_COMPAT_SKIP=str(skip),
+        NTC_COMPAT_KEYWORD=args.keyword or "",
+        NTC_COMPAT_COMMIT=_commit(),
     )
     return env
 
@@ -195,13 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     records = Path(args.records) / corpus.name
     records.mkdir(parents=True, exist_ok=True)
     print(f"corpus {corpus.name} ({corpus.root}); {len(test_files(corpus))} test files")
-    for backend in chosen:
+    for backend in [] if args.report_only else chosen:
         run_backend(corpus, backend, args, records)
     columns = [b for b in backends("all") if (records / f"{b}.jsonl").exists()]
     results = {b: report.load(records / f"{b}.jsonl") for b in columns}
+    runs = {b: report.runs(records / f"{b}.jsonl") for b in columns}
     target = Path(args.report)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(report.render(corpus, results, args))
+    target.write_text(report.render(corpus, results, runs))
     outcomes = target.with_suffix(".json")
     outcomes.write_text(report.outcomes_json(corpus, results))
     print(f"wrote {target} and {outcomes}")

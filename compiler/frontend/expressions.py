@@ -15,6 +15,7 @@ from compiler.errors import CompileError
 from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import DSL_TO_IR
+from compiler.frontend.pointers import Pointer
 from compiler.frontend.primitives import PRIMITIVES, call_primitive
 from compiler.frontend.symbols import tile_dim
 from compiler.frontend.views_api import BoundMethod, TensorInfo
@@ -57,8 +58,8 @@ class ExpressionLowerer:
             return self.ctx.accessor.load(obj)
         if isinstance(obj, Expr):
             return self.ctx.domain.expr(obj)
-        if isinstance(obj, Value | bool | int | float):
-            return obj
+        if isinstance(obj, Value | bool | int | float | Pointer):
+            return obj  # a pointer takes part in `+` and `-` only (Pointer.moved)
         raise CompileError(f"{_describe(obj)} is not a value that arithmetic can use")
 
     def compile_time(self, obj: object) -> object:
@@ -105,6 +106,10 @@ class ExpressionLowerer:
         return self.binary(node.op, left, right)
 
     def binary(self, op: ast.operator, left: object, right: object) -> object:
+        if isinstance(left, Pointer) and isinstance(op, ast.Add | ast.Sub):
+            return left.moved(self.ctx.arith, right, -1 if isinstance(op, ast.Sub) else 1)
+        if isinstance(right, Pointer) and isinstance(op, ast.Add):
+            return right.moved(self.ctx.arith, left)
         if isinstance(op, ast.Pow):
             return self.power(left, right)
         if type(op) not in _BINARY:
@@ -195,6 +200,12 @@ class ExpressionLowerer:
                 if isinstance(nested, Tensor):
                     return TensorInfo(nested, accessor.shape_of(nested), obj.element_dtype)
                 return obj.element_dtype
+            if attr == "data_ptr":
+                if obj.pointer is None:
+                    raise CompileError(
+                        "only x.source has a data pointer: write x.source.data_ptr()"
+                    )
+                return BoundMethod("data_ptr", lambda: obj.pointer)
             return getattr(obj, attr)
         if isinstance(obj, Value):
             return self.tile_attribute(obj, attr)
@@ -237,7 +248,7 @@ class ExpressionLowerer:
             return element
         if attr == "source":
             source = param.arranged.source
-            return TensorInfo(source, accessor.shape_of(source), element)
+            return TensorInfo(source, accessor.shape_of(source), element, Pointer(param))
         if attr == "offsets":
             return BoundMethod("offsets", lambda dim=None: accessor.offsets(ref, dim))
         if attr == "stride":

@@ -16,6 +16,7 @@ class TensorInfo:
     tensor: Tensor
     shape: tuple
     element_dtype: str  # NineToothed spelling, e.g. "fp16"
+    pointer: object = None  # a source's `data_ptr()` (compiler/frontend/pointers.py)
 
     @property
     def ndim(self) -> int:

@@ -100,6 +100,22 @@ def _bitcast(x: object, source: str, target: str) -> np.ndarray:
     return np.asarray(x, NUMPY_DTYPES[source]).view(NUMPY_DTYPES[target])
 
 
+_COMBINE = {"add": operator.add, "max": max, "min": min}
+
+
+def _atomic(buffer, offsets, values, mask, kind: str) -> np.ndarray:
+    """One element after another, in order: each sees the updates of the ones before it."""
+    offsets, values, mask = (
+        np.broadcast_to(np.asarray(a), np.shape(offsets)) for a in (offsets, values, mask)
+    )
+    old = np.zeros(np.shape(offsets), buffer.dtype)
+    for at in np.ndindex(np.shape(offsets)):
+        if mask[at]:
+            old[at] = buffer[offsets[at]]
+            buffer[offsets[at]] = _COMBINE[kind](buffer[offsets[at]], values[at])
+    return old
+
+
 def _sorted(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     ordered = np.sort(x, axis=axis, kind="stable")
     return np.flip(ordered, axis) if descending else ordered
@@ -172,6 +188,10 @@ class _Interpreter:
             self.observe(op, "store", x[1], mask)
             x[0][x[1][mask]] = x[2][mask]
             return []
+        if name == "mem.atomic":
+            mask = x[3] if len(x) > 3 else np.ones(np.shape(x[1]), bool)
+            self.observe(op, "store", x[1], mask)
+            return [_atomic(x[0], x[1], x[2], mask, attrs["kind"])]
         if name == "mem.load":
             mask = x[2] if len(x) > 2 else True
             self.observe(op, "load", x[1], mask)

@@ -237,6 +237,20 @@ def _store(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
+ATOMIC_KINDS = ("add", "max", "min")
+
+
+def _atomic(types: list[Type], attrs: dict) -> list[Type]:
+    """Like a store, whose every element updates atomically; the result holds the value each
+    element saw before its update (the interpreter takes the elements in order)."""
+    if attrs["kind"] not in ATOMIC_KINDS:
+        raise TypeRuleError(
+            f"unknown atomic kind {attrs['kind']!r}; kinds: {', '.join(ATOMIC_KINDS)}"
+        )
+    _store(types, attrs)
+    return [types[2]]
+
+
 def _for(types: list[Type], attrs: dict) -> list[Type]:
     if any(t != ScalarType("index") for t in types[:3]):
         raise TypeRuleError("lower bound, upper bound and step must be index scalars")
@@ -359,6 +373,15 @@ def _defs() -> list[OpDef]:
         OpDef("index.meta", (0, 0), _index, attrs=("name",), description="meta symbol's value"),
         OpDef("mem.load", (2, 3), _load, optional_attrs=("other", "scope"), effect="read"),
         OpDef("mem.store", (3, 4), _store, optional_attrs=("scope",), effect="write"),
+        OpDef(
+            "mem.atomic",
+            (3, 4),
+            _atomic,
+            attrs=("kind",),
+            optional_attrs=("scope",),
+            effect="write",
+            description="atomic read-modify-write (add, max, min, xchg) per element; old values",
+        ),
         OpDef("scf.for", (3, None), _for, regions=1, effect="control", description="counted loop"),
         OpDef("scf.if", (1, 1), None, regions=2, effect="control", description="two-way branch"),
         OpDef("scf.yield", (0, None), _none, effect="control", description="region results"),

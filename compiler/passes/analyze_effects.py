@@ -17,13 +17,16 @@ class AnalyzeEffects(Pass):
     description = "record the buffer arguments loaded (reads) and stored (writes) on the kernel"
 
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
-        effects = {"reads": _buffers(kernel, "mem.load"), "writes": _buffers(kernel, "mem.store")}
+        effects = {
+            "reads": _buffers(kernel, ("mem.load", "mem.atomic")),
+            "writes": _buffers(kernel, ("mem.store", "mem.atomic")),
+        }
         before = {key: kernel.attrs.get(key) for key in effects}
         kernel.attrs.update(effects)
         return before != effects
 
 
-def _buffers(kernel: Kernel, op_name: str) -> list[str]:
-    """Buffer arguments used by `op_name`, in argument order (so renaming changes only names)."""
-    used = {op.operands[0] for op in kernel.walk() if op.name == op_name}
+def _buffers(kernel: Kernel, op_names: tuple[str, ...]) -> list[str]:
+    """Buffer arguments used by these ops, in argument order (so renaming changes only names)."""
+    used = {op.operands[0] for op in kernel.walk() if op.name in op_names}
     return [arg.name for arg in kernel.args if arg in used]

@@ -95,6 +95,11 @@ def _retype_buffer(kernel: Kernel, arg: Value, storage: str) -> None:
                 _convert_load(kernel, op)
             elif op.name == "mem.store":
                 _convert_store(op)
+            elif op.name == "mem.atomic":
+                raise PassError(
+                    f"ssa.legalize_argument_dtypes: @{kernel.name} updates %{arg.name} atomically, "
+                    f"and the target takes no {arg.type.dtype} buffers; use another element type"
+                )
 
 
 def _widen_scalar(kernel: Kernel, arg: Value, wide: str) -> None:

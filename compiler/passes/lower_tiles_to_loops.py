@@ -130,6 +130,8 @@ class _Lowering:
             self.reduce(b, op)
         elif op.name == "linalg.dot":
             self.dot(b, op)
+        elif op.name == "mem.atomic" and tiles_in:
+            self.atomic(b, op)
         elif op.name == "mem.load" and tiles_out:
             self.fill(b, op.result, lambda inner, index: self.elements.compute(inner, op, index))
         elif tiles_out:
@@ -188,6 +190,16 @@ class _Lowering:
             inner.create("mem.store", [self.scalars[buffer], *parts], dict(op.attrs))
 
         self.parallel(b, offsets.type.shape, body)
+
+    def atomic(self, b: Builder, op: Operation) -> None:
+        """Element by element, like a store; the old values are held like a load's."""
+        buffer, offsets, value, *mask = op.operands
+
+        def element(inner: Builder, index: tuple) -> Value:
+            parts = [self.elements.at(inner, v, index) for v in (offsets, value, *mask)]
+            return inner.create("mem.atomic", [self.scalars[buffer], *parts], dict(op.attrs)).result
+
+        self.fill(b, op.result, element)
 
     def reduce(self, b: Builder, op: Operation) -> None:
         """Each result element starts as the first source element along the axis and combines the

@@ -3,6 +3,7 @@ backend and run on this machine against torch: ragged row counts, NaN-poisoned o
 keyword arguments."""
 
 import math
+import shutil
 
 import pytest
 import torch
@@ -293,3 +294,58 @@ def test_a_buffer_the_kernel_never_touches_may_be_a_meta_tensor(backend):
     x, out = torch.randn(100), torch.full((100,), math.nan)
     kernel(x, torch.empty(100, device="meta"), out, False)
     assert torch.equal(out, x)
+
+
+def histogram(x, hist, ticket, n):
+    inside = x.offsets(0) < n
+    bins = ntl.cast(x * 4.0, ntl.int32)
+    ntl.atomic_add(hist.source.data_ptr() + bins, 1, mask=inside)
+    ntl.atomic_max(hist.source.data_ptr() + 8, bins, mask=inside)
+    ticket = ntl.atomic_add(hist.source.data_ptr() + 9 + bins * 0, 1, mask=inside)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_atomics_through_pointers(backend):
+    """A histogram (many elements adding to one address), a running maximum, and tickets: the
+    old values an atomic add returns are 0, 1, 2, ... once each."""
+
+    def arrangement(x, hist, ticket, n):
+        return x.tile((64,)), hist.tile((-1,)), ticket.tile((64,)), n
+
+    tensors = (Tensor(1), Tensor(1, dtype=ntl.int32), Tensor(1, dtype=ntl.int32), Tensor(0))
+    kernel = ninetoothed.make(arrangement, histogram, tensors, backend=backend)
+    x = torch.rand(300) * 1.99
+    hist, ticket = torch.zeros(10, dtype=torch.int32), torch.full((300,), -1, dtype=torch.int32)
+    kernel(x, hist, ticket, 300)
+    bins = (x * 4).int()
+    assert torch.equal(hist[:8], torch.bincount(bins, minlength=8).int())
+    assert hist[8] == bins.max() and hist[9] == 300
+    assert torch.equal(ticket.sort().values, torch.arange(300, dtype=torch.int32))
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
+def test_atomics_on_the_gpu_forms():
+    """CUDA C++ updates by compare-and-swap (PTX `atom...cas`), TileLang with its own atomics;
+    TVM's TIR has none to spell on CUDA and says so."""
+    from compiler.runtime.cuda_build import compile_ptx
+    from compiler.runtime.tilelang_launcher import cuda_source
+
+    def arrangement(x, hist, ticket, n):
+        return x.tile((64,)), hist.tile((-1,)), ticket.tile((64,)), n
+
+    tensors = (Tensor(1), Tensor(1, dtype=ntl.int32), Tensor(1, dtype=ntl.int32), Tensor(0))
+    args = (
+        torch.rand(300),
+        torch.zeros(10, dtype=torch.int32),
+        torch.zeros(300, dtype=torch.int32),
+    )
+
+    def lowered(backend):
+        handle = ninetoothed.make(arrangement, histogram, tensors, backend=backend, device="cuda")
+        return handle.compile(*args, 300)
+
+    cuda = lowered("cuda")
+    assert ".cas." in compile_ptx(cuda.source, cuda.kernel_name)
+    assert "atomic" in cuda_source(lowered("tilelang")).lower()
+    with pytest.raises(Exception, match="mem.atomic is not legal for target tvm"):
+        lowered("tvm")

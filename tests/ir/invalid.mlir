@@ -219,3 +219,8 @@ kernel @k(%a: tile<f32[4, 8]>, %i: tile<i32[4, 2]>) {
 kernel @k(%a: tile<i32[4, 8]>) {
   %0 = scan.sum(%a) {axis = 2, reverse = false} : tile<i32[4, 8]>
 }
+// -----
+// expected-error: unknown atomic kind 'swap'; kinds: add, max, min
+kernel @k(%h: buffer<i32>, %i: index, %v: i32) {
+  %0 = mem.atomic(%h, %i, %v) {kind = "swap"} : i32
+}

@@ -75,3 +75,12 @@ kernel @along(%x: buffer<i64>) {
   %4 = tile.gather(%3, %0) {axis = 0} : tile<i64[8]>
   mem.store(%x, %0, %4)
 }
+// -----
+kernel @counts(%h: buffer<i32>, %x: buffer<i32>) {
+  %0 = tile.arange() {size = 8} : tile<index[8]>
+  %1 = mem.load(%x, %0) : tile<i32[8]>
+  %2 = arith.cast(%1) {dtype = "index"} : tile<index[8]>
+  %3 = arith.constant() {value = 1} : tile<i32[8]>
+  %4 = mem.atomic(%h, %2, %3) {kind = "add"} : tile<i32[8]>
+  mem.store(%x, %0, %4)
+}

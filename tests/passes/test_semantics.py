@@ -233,3 +233,19 @@ def test_axis_decompositions_compute_what_the_op_does(op, make_target, interpret
         parse_pipeline("ssa.lower_backend_intrinsics"), PassContext(make_target((name,)))
     ).run(kernel)
     assert name not in kernel.op_counts()
+
+
+def test_atomic_updates_see_each_other(interpret):
+    """Elements that update one address all count, in order: the old values are 0, 1, 2, 3."""
+    text = """\
+kernel @tickets(%counter: buffer<i32>, %out: buffer<i32>) {
+  %i = tile.arange() {size = 4} : tile<index[4]>
+  %zero = arith.constant() {value = 0} : tile<index[4]>
+  %one = arith.constant() {value = 1} : tile<i32[4]>
+  %old = mem.atomic(%counter, %zero, %one) {kind = "add"} : tile<i32[4]>
+  mem.store(%out, %i, %old)
+}
+"""
+    args = {"counter": np.zeros(1, np.int32), "out": np.full(4, -1, np.int32)}
+    interpret(parse_kernel(text), args, None, 1)
+    assert args["counter"][0] == 4 and list(args["out"]) == [0, 1, 2, 3]

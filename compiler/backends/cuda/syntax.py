@@ -11,6 +11,7 @@ from compiler.backends.syntax import Name, Syntax
 # C++'s names, those c_literal writes and the host entry's functions; the target adds every name
 # its spellings use (a parameter named `exp` would hide the function).
 _RESERVED = C_RESERVED | {"ntc_launch", "ntc_error", "ntc_call", "ntc_run_grid", "ntc_bitcast"}
+_RESERVED |= {"ntc_atomic_add", "ntc_atomic_max", "ntc_atomic_min"}
 
 
 def c_literal(value: object) -> str:

@@ -23,7 +23,7 @@ from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
-from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
+from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, sequential_atomic
 
 
 def _alloc(op: OpText) -> str:
@@ -44,6 +44,7 @@ SPELLING = {
     "arith.bitcast": "T.reinterpret({0}, {dtype})",
     "mem.load": masked_load("{dtype}({value})"),
     "mem.alloc": _alloc,
+    "mem.atomic": sequential_atomic("{dtype}({value})", "{name} = T.alloc_local((1,), {dtype})"),
 }
 
 _DTYPES = {
@@ -101,16 +102,29 @@ TARGET = Target(
         **OPERAND_DTYPES,
         "math.pow": MATH_DTYPES,
     },
-    declaring_ops=frozenset({"mem.alloc", "arith.constant"}),
+    declaring_ops=frozenset({"mem.alloc", "arith.constant", "mem.atomic"}),
 )
+
 
 # On CUDA: TileLang's CUDA dialect, one block per program (its warps chosen by
 # ssa.tilelang.optimize_schedule), element loops kept parallel. Tiles live in shared memory, where
 # every thread sees them; a scalar that changes is computed alike by every thread, so each keeps
 # its own (local) copy.
+def _atomic(op: OpText) -> str:
+    """TileLang's atomics on CUDA, giving the old value (read only where the mask holds)."""
+    buffer, offset, value, *mask = op.args
+    update = f"T.atomic_{op.attrs['kind']}({buffer}[{offset}], {value}, return_prev=True)"
+    if not mask:
+        return update
+    return f"T.if_then_else({mask[0]}, {update}, {op.fields['result_dtype']}(0))"
+
+
+_CUDA_SPELLING = {**SPELLING, "mem.atomic": _atomic}
 CUDA_TARGET = dataclasses.replace(
     TARGET,
     device="cuda",
+    spelling=_CUDA_SPELLING,
+    declaring_ops=TARGET.declaring_ops - {"mem.atomic"},
     memory_scopes={"global": "global", "tile": "shared", "scalar": "local"},
     syntax=dataclasses.replace(
         _SYNTAX,

@@ -1,7 +1,8 @@
 """The Triton target: every registered op Triton's language has natively, and how to spell it.
 
-Ops left out on purpose (a pass decomposes or binds them before emission): `math.pow` (no `tl`
-builtin), `index.meta` (bound by the schedule). `index` values are Triton's native `tl.int32`
+Ops left out on purpose (a pass decomposes or binds them before emission): `math.pow`,
+`math.tanh`, `math.atan` (no `tl` builtin; `libdevice`'s do not run in the interpreter),
+`index.meta` (bound by the schedule). `index` values are Triton's native `tl.int32`
 (program ids, `tl.arange` and `range` are i32; i64 arguments promote on their own).
 """
 
@@ -60,6 +61,7 @@ SPELLING = {
     "index.program_id": "tl.program_id({axis})",
     "mem.load": lambda op: _masked("tl.load", op, values=0),
     "mem.store": lambda op: _masked("tl.store", op, values=1),
+    "mem.atomic": lambda op: _masked(f"tl.atomic_{op.attrs['kind']}", op, values=1),
 }
 
 _DTYPES = {

@@ -17,7 +17,7 @@ from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import LIBM_MATH, MATH, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
-from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load
+from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, sequential_atomic
 
 
 def _not(op: OpText) -> str:
@@ -40,6 +40,9 @@ SPELLING = {
     "arith.bitcast": 'T.reinterpret("{dtype}", {0})',
     "mem.load": masked_load("T.{dtype}({value})"),
     "mem.alloc": _alloc,
+    "mem.atomic": sequential_atomic(
+        "T.{dtype}({value})", '{name} = T.alloc_buffer((1,), "{dtype}", scope="local")'
+    ),
 }
 
 _DTYPES = {
@@ -84,15 +87,19 @@ TARGET = Target(
     syntax=_SYNTAX,
     capabilities={**TIR_CAPABILITIES, "shared_memory": False},
     operand_dtypes=OPERAND_DTYPES,
-    declaring_ops=frozenset({"mem.alloc"}),
+    declaring_ops=frozenset({"mem.alloc", "mem.atomic"}),
 )
 
 # The same TIR on CUDA, but each program is a CUDA block: TVM splits the launch off the host code.
+# Atomics only where one program runs at a time: TVM's TIR has no atomic update to spell on CUDA.
+_CUDA_SPELLING = {op: text for op, text in SPELLING.items() if op != "mem.atomic"}
 TARGETS = {
     "cpu": TARGET,
     "cuda": dataclasses.replace(
         TARGET,
         device="cuda",
+        spelling=_CUDA_SPELLING,
+        legal_ops=frozenset(_CUDA_SPELLING) | STRUCTURED_OPS | {"scf.grid"},
         syntax=dataclasses.replace(
             _SYNTAX, grid_open='for {pid} in T.thread_binding({count}, thread="blockIdx.x"):'
         ),

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
-from compiler.frontend.primitives import along_axis, dot, elementwise, random, shapes
+from compiler.frontend.primitives import along_axis, dot, elementwise, memory, random, shapes
 
 PRIMITIVES: dict[str, Callable] = {
     **elementwise.PRIMITIVES,
@@ -21,6 +21,7 @@ PRIMITIVES: dict[str, Callable] = {
     **along_axis.PRIMITIVES,
     **dot.PRIMITIVES,
     **random.PRIMITIVES,
+    **memory.PRIMITIVES,
 }
 
 

@@ -8,10 +8,56 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <type_traits>
+
 // arith.bitcast: the same bits as another type of the same width.
 template <typename To, typename From>
 __device__ __forceinline__ To ntc_bitcast(From value) {
   To result;
   memcpy(&result, &value, sizeof result);
   return result;
+}
+
+// mem.atomic for any 2-, 4- or 8-byte type: compare-and-swap on its bits until no other thread
+// changed them in between (CUDA's own atomicAdd has no int64 and atomicMax no float form).
+template <typename T, typename Combine>
+__device__ __forceinline__ T ntc_atomic_update(T* at, T value, Combine combine) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "2-, 4- or 8-byte atomics");
+  using Word = typename std::conditional<
+      sizeof(T) == 2, unsigned short,
+      typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type>::type;
+  Word* word = reinterpret_cast<Word*>(at);
+  Word seen = *word, expected;
+  do {
+    expected = seen;
+    T updated = combine(ntc_bitcast<T>(expected), value);
+    seen = atomicCAS(word, expected, ntc_bitcast<Word>(updated));
+  } while (seen != expected);
+  return ntc_bitcast<T>(seen);
+}
+
+struct ntc_add {
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a + b; }
+};
+struct ntc_max {
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a > b ? a : b; }
+};
+struct ntc_min {
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a < b ? a : b; }
+};
+
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_add(T* at, T value) {
+  return ntc_atomic_update(at, value, ntc_add());
+}
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_max(T* at, T value) {
+  return ntc_atomic_update(at, value, ntc_max());
+}
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_min(T* at, T value) {
+  return ntc_atomic_update(at, value, ntc_min());
 }

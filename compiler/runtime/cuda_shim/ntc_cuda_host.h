@@ -53,6 +53,26 @@ static inline To ntc_bitcast(From value) {
   return result;
 }
 
+// mem.atomic: one thread at a time runs here, so a read-modify-write is atomic as it is.
+template <typename T>
+static inline T ntc_atomic_add(T* at, T value) {
+  T old = *at;
+  *at = old + value;
+  return old;
+}
+template <typename T>
+static inline T ntc_atomic_max(T* at, T value) {
+  T old = *at;
+  *at = old > value ? old : value;
+  return old;
+}
+template <typename T>
+static inline T ntc_atomic_min(T* at, T value) {
+  T old = *at;
+  *at = old < value ? old : value;
+  return old;
+}
+
 // CUDA's math library has these for float and double; the C++ library does not.
 static inline float rsqrt(float x) { return 1.0f / sqrt(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
