@@ -47,11 +47,6 @@ class Tensor:
         value: Any = None,
         name: str | None = None,
     ):
-        if jagged_dim is not None:
-            raise ValueError(
-                "jagged tensors (jagged_dim=...) are not supported by this compiler; "
-                "pad the ragged dimension to its maximum length and mask it instead"
-            )
         if ndim is None and shape is None:
             raise ValueError("a Tensor needs ndim or shape, e.g. Tensor(2) or Tensor(shape=(4, 8))")
         if shape is None:
@@ -72,6 +67,12 @@ class Tensor:
             )
         if value is not None and not constexpr:
             raise ValueError("value is only for constexpr tensors; add constexpr=True")
+        if jagged_dim is not None and (jagged_dim != 1 or len(shape) < 2):
+            raise ValueError(
+                f"jagged_dim={jagged_dim}: the ragged dimension is dimension 1 of a tensor of at "
+                "least two (torch's jagged layout: batch, then the ragged sequence); write "
+                "jagged_dim=1"
+            )
 
         self._init_options = {
             "shape": tuple(shape),
@@ -80,6 +81,7 @@ class Tensor:
             "shape_options": _per_dim_options(shape_options, len(shape)),
             "constexpr": constexpr,
             "value": value,
+            "jagged_dim": jagged_dim,
         }
         self._name = name
         self._shape = tuple(
@@ -139,6 +141,12 @@ class Tensor:
     @property
     def value(self) -> Any:
         return self._source._init_options["value"]
+
+    @property
+    def jagged_dim(self) -> int | None:
+        """The source's ragged dimension (a torch jagged nested tensor's), or None. Its size is
+        the longest sequence's; each batch element's own length masks the rest."""
+        return self._source._init_options["jagged_dim"]
 
     def levels(self) -> list[Tensor]:
         """This tensor, then its dtype, its dtype's dtype, ... while they are Tensors."""

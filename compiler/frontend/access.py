@@ -30,6 +30,7 @@ class Param:
     strides: list[Value] = field(default_factory=list)
     scalar: Value | None = None  # the value of a scalar (`Tensor(0)`) parameter
     last_access: list[list[Index]] | None = None
+    offsets: Value | None = None  # a jagged tensor's sequence starts (torch's `offsets()`)
 
     @property
     def levels(self) -> list[Tensor]:
@@ -129,9 +130,40 @@ class Accessor:
             shape = broadcast_shape(*([TileType("index", shape)] if shape else []), *indexed)
         arith = self.domain.arith
         offsets = self.b.broadcast_to(arith.cast(arith.as_value(offsets), "index"), shape)
-        if mask is None or mask is True:
-            return offsets, None, shape
-        return offsets, self.b.broadcast_to(arith.as_value(mask), shape), shape
+        mask = (
+            None
+            if mask is None or mask is True
+            else self.b.broadcast_to(arith.as_value(mask), shape)
+        )
+        if ref.param.offsets is not None:
+            return (*self.sequence(ref.param, source_indices, offsets, mask), shape)
+        return offsets, mask, shape
+
+    def sequence(self, param: Param, source_indices: list, offsets: Value, mask: Value | None):
+        """A jagged tensor: batch element b's sequence starts at row offsets[b] of the values and
+        ends before offsets[b + 1]; positions past its end are masked (the size of dimension 1 is
+        the longest sequence's)."""
+        arith, shape = self.domain.arith, offsets.type.shape
+
+        def index(i: Index) -> Value:
+            return self.b.broadcast_to(arith.cast(arith.as_value(i), "index"), shape)
+
+        batch, position = index(source_indices[0]), index(source_indices[1])
+        guard = [] if mask is None else [mask]
+
+        def offset_at(i: Value) -> Value:
+            read = self.b.create(
+                "mem.load", [param.offsets, i, *guard], {"other": 0} if guard else {}
+            )
+            return arith.cast(read.result, "index")
+
+        start = offset_at(batch)
+        length = arith.binary("arith.sub", offset_at(arith.binary("arith.add", batch, 1)), start)
+        inside = arith.compare("lt", position, length)
+        offsets = arith.binary(
+            "arith.add", offsets, arith.binary("arith.mul", start, param.strides[1])
+        )
+        return offsets, inside if mask is None else arith.binary("arith.and", mask, inside)
 
     def load(self, ref: TensorRef) -> Value:
         if ref.param.scalar is not None:

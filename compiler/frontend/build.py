@@ -55,7 +55,13 @@ def build_kernel(
             for size, arg in zip(tensor.source.shape, size_args, strict=True):
                 if isinstance(size, Expr) and size.op == "sym":
                     sizes.setdefault(size.name, arg)
-            params[param_name] = Param(param_name, tensor, spec.dtype, buffer, strides)
+            offsets = None
+            if tensor.source.jagged_dim is not None:
+                offsets = Value(BufferType("i64"), f"{param_name}_offsets")
+                args.append(offsets)
+            params[param_name] = Param(
+                param_name, tensor, spec.dtype, buffer, strides, offsets=offsets
+            )
 
     # Constexpr symbols given as symbols stay compile-time parameters: sizes are arguments already,
     # any other one becomes an argument of its own.
