@@ -4,6 +4,8 @@ spells otherwise (Triton's `//`, TIR's `T.truncdiv`, ...)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from compiler.backends.target import OpText
 from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
@@ -40,6 +42,21 @@ OPERAND_DTYPES = {
 def infix(table: dict[str, str]) -> dict[str, str]:
     """Format spellings `a <symbol> b` for each op of `table`."""
     return {name: f"{{0}} {symbol} {{1}}" for name, symbol in table.items()}
+
+
+def atomic(update: str, masked: str) -> Callable[[OpText], str]:
+    """A `mem.atomic` spelling that gives the old value: `update` (fields buffer, offset, value,
+    kind), and where a mask is given `masked` (fields cond, update, dtype), which reads nothing
+    where the mask is false."""
+
+    def spell(op: OpText) -> str:
+        buffer, offset, value, *mask = op.args
+        text = update.format(buffer=buffer, offset=offset, value=value, kind=op.attrs["kind"])
+        if not mask:
+            return text
+        return masked.format(cond=mask[0], update=text, dtype=op.fields["result_dtype"])
+
+    return spell
 
 
 def compare(op: OpText) -> str:

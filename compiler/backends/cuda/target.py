@@ -21,6 +21,7 @@ from compiler.backends.operators import (
     MATH,
     MATH_DTYPES,
     OPERAND_DTYPES,
+    atomic,
     compare,
     infix,
 )
@@ -51,15 +52,6 @@ def _store(op: OpText) -> str:
     return f"if ({mask[0]}) {{ {statement} }}" if mask else statement
 
 
-def _atomic(op: OpText) -> str:
-    """`ntc_atomic_<kind>(&buffer[offset], value)`, the old value; masked: 0 where false."""
-    buffer, offset, value, *mask = op.args
-    update = f"ntc_atomic_{op.attrs['kind']}(&{buffer}[{offset}], {value})"
-    if not mask:
-        return update
-    return f"({mask[0]} ? {update} : ({op.fields['result_dtype']})(0))"
-
-
 def _alloc(op: OpText) -> str:
     qualifier = _SCOPES[op.attrs.get("scope", "local")]
     return f"{qualifier}{op.fields['dtype']} {op.fields['name']}[{op.attrs['size']}];"
@@ -78,7 +70,9 @@ SPELLING = {
     "arith.cmp": compare,
     "arith.cast": "({dtype})({0})",
     "arith.bitcast": "ntc_bitcast<{dtype}>({0})",
-    "mem.atomic": _atomic,
+    "mem.atomic": atomic(
+        "ntc_atomic_{kind}(&{buffer}[{offset}], {value})", "({cond} ? {update} : ({dtype})(0))"
+    ),
     "select.where": "({0} ? {1} : {2})",
     "index.program_id": lambda op: _PROGRAM_IDS[op.attrs["axis"]],
     "index.thread_id": "(long long)threadIdx.x",

@@ -20,7 +20,7 @@ import dataclasses
 
 from compiler.backends.c_names import C_RESERVED
 from compiler.backends.emitter import STRUCTURED_OPS
-from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DTYPES
+from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DTYPES, atomic
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, sequential_atomic
@@ -109,17 +109,14 @@ TARGET = Target(
 # On CUDA: TileLang's CUDA dialect, one block per program (its warps chosen by
 # ssa.tilelang.optimize_schedule), element loops kept parallel. Tiles live in shared memory, where
 # every thread sees them; a scalar that changes is computed alike by every thread, so each keeps
-# its own (local) copy.
-def _atomic(op: OpText) -> str:
-    """TileLang's atomics on CUDA, giving the old value (read only where the mask holds)."""
-    buffer, offset, value, *mask = op.args
-    update = f"T.atomic_{op.attrs['kind']}({buffer}[{offset}], {value}, return_prev=True)"
-    if not mask:
-        return update
-    return f"T.if_then_else({mask[0]}, {update}, {op.fields['result_dtype']}(0))"
-
-
-_CUDA_SPELLING = {**SPELLING, "mem.atomic": _atomic}
+# its own (local) copy. Atomics are TileLang's own, giving the old value.
+_CUDA_SPELLING = {
+    **SPELLING,
+    "mem.atomic": atomic(
+        "T.atomic_{kind}({buffer}[{offset}], {value}, return_prev=True)",
+        "T.if_then_else({cond}, {update}, {dtype}(0))",
+    ),
+}
 CUDA_TARGET = dataclasses.replace(
     TARGET,
     device="cuda",
