@@ -84,10 +84,10 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
     path = records / f"{backend}.jsonl"
     previous = path.with_suffix(".done.jsonl")
     previous.unlink(missing_ok=True)
-    if (args.resume or args.retry_failed) and path.exists():
+    if args.resume or args.retry_failed:
         kept = [
             line
-            for line in path.read_text().splitlines(keepends=True)
+            for line in _recorded_lines(path, sorted(records.glob(f"{backend}.*.part")))
             if not (args.retry_failed and json.loads(line).get("outcome") == "failed")
         ]
         previous.write_text("".join(kept))
@@ -118,6 +118,20 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
                 shard_records.unlink()
     previous.unlink(missing_ok=True)
     return path
+
+
+def _recorded_lines(path: Path, parts: list[Path]) -> list[str]:
+    """The records of earlier runs: the merged file and the shards of a run that was stopped before
+    it merged them, less a last line cut short by the stop."""
+    lines = []
+    for source in [path, *parts] if path.exists() else parts:
+        for line in source.read_text().splitlines():
+            try:
+                json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            lines.append(line + "\n")
+    return lines
 
 
 def _pytest_config(corpus: Corpus) -> Path:

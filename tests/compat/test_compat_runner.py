@@ -78,6 +78,24 @@ def test_sample_and_resume(tmp_path):
     assert list(records(tmp_path, "triton")) == ["test_scale[5]", "test_scale[300]"]
 
 
+def test_resume_keeps_the_shards_of_a_stopped_run(run, tmp_path):
+    """A run killed before it merged its shards: their whole lines count, a cut-off last one does
+    not, and only the tests they lack run again."""
+    folder = tmp_path / "compat_library"
+    folder.mkdir()
+    recorded = (run / "compat_library" / "triton.jsonl").read_text().splitlines()
+    tests = [line for line in recorded if "nodeid" in line]
+    (folder / "triton.0.part").write_text(
+        "\n".join([recorded[0], *tests[:-1]]) + "\n" + tests[-1][:9]
+    )
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
+    assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--resume"]) == 0
+    lines = map(json.loads, (folder / "triton.jsonl").read_text().splitlines())
+    assert [r["collected"] for r in lines if "collected" in r][1:] == [1]  # the cut-off test only
+    assert set(records(tmp_path, "triton")) == set(records(run, "triton"))
+    assert not list(folder.glob("*.part"))
+
+
 def test_retry_failed_runs_only_the_failures_again(run, tmp_path):
     folder = tmp_path / "compat_library"
     folder.mkdir()

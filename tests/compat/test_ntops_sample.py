@@ -1,7 +1,8 @@
 """ntops, InfiniTensor's NineToothed operator library, as `make compat` runs it: the first test of
-every operator's file on every backend. Each test that passed in the committed full run
-(bench/results/compat.json) must pass again. Skipped, with the reason, where the corpus is not
-next to the project (see compiler/compat/corpus.py)."""
+every operator's file on every backend. Each test that passed in the committed run
+(bench/results/compat.json; its settings are in bench/results/compat.md) must pass again.
+Skipped, with the reason, where the corpus is not next to the project (see
+compiler/compat/corpus.py)."""
 
 import json
 
@@ -40,4 +41,4 @@ def test_a_sample_of_ntops_passes_where_the_full_run_passed(corpus, tmp_path):
             if before == "passed" and record["outcome"] != "passed":
                 regressions.append(f"{backend} {record['nodeid']}: {record.get('message', '')}")
     assert not regressions, "\n".join(regressions)
-    assert checked >= 2 * len(backends) * 40  # most of the 76 files' first tests, on each backend
+    assert checked >= len(backends) * 60  # most of the 76 files' first tests, on each backend
