@@ -17,6 +17,9 @@ launcher passes a tensor's storage.
 from __future__ import annotations
 
 import dataclasses
+import math
+
+import numpy as np
 
 from compiler.backends.c_names import C_RESERVED
 from compiler.backends.emitter import STRUCTURED_OPS
@@ -32,6 +35,35 @@ def _alloc(op: OpText) -> str:
     return f"{op.fields['name']} = T.alloc_{scope}(({op.attrs['size']},), {op.fields['dtype']})"
 
 
+# Floats with the integer types of their bits: TileLang's C writer prints float constants to 7
+# significant digits, which changes most f32 and f64 values; integers it prints exactly.
+_FLOAT_BITS = {
+    "T.float32": (np.float32, np.int32, "T.int32"),
+    "T.float64": (np.float64, np.int64, "T.int64"),
+}
+
+
+def _constant(op: OpText) -> str:
+    """A Let of the constant; a float that 7 digits would change comes from its bits, stored in a
+    one-element local array first (TIR reinterprets only what it can take the address of)."""
+    name, dtype, value = op.fields["name"], op.fields["result_dtype"], op.attrs["value"]
+    let = f"{name} = {dtype}({op.fields['value']})"
+    if dtype not in _FLOAT_BITS or not math.isfinite(value):
+        return let
+    float_type, bits_type, bits_dtype = _FLOAT_BITS[dtype]
+    if float_type(f"{value:.6e}") == float_type(value):
+        return let
+    bits = int(np.array(value, float_type).view(bits_type))
+    cell = f"{name}_bits"
+    return "\n".join(
+        [
+            f"{cell} = T.alloc_local((1,), {bits_dtype})",
+            f"{cell}[0] = {bits_dtype}({bits})",
+            f"{name} = T.reinterpret({cell}[0], {dtype})",
+        ]
+    )
+
+
 SPELLING = {
     **TIR_SPELLING,
     **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
@@ -39,7 +71,7 @@ SPELLING = {
     "math.pow": "T.pow({0}, {1})",
     "math.isnan": "T.isnan({0})",
     "arith.not": "T.Not({0})",
-    "arith.constant": "{name} = {result_dtype}({value})",  # a Let, also inside the kernel
+    "arith.constant": _constant,  # a Let, also inside the kernel
     "arith.cast": "T.Cast({dtype}, {0})",
     "arith.bitcast": "T.reinterpret({0}, {dtype})",
     "mem.load": masked_load("{dtype}({value})"),
