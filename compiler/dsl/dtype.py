@@ -46,9 +46,12 @@ class DType(str):
     def is_fp64(self) -> bool:
         return self == "fp64"
 
+    def is_fp8(self) -> bool:
+        return self.startswith("fp8")
+
     @property
     def primitive_bitwidth(self) -> int:
-        return int(self.lstrip("fpbiu"))
+        return 8 if self.is_fp8() else int(self.lstrip("fpbiu"))
 
     def __repr__(self) -> str:
         return f"ntl.{_NAMES.get(self, self)}"
@@ -69,5 +72,7 @@ float16 = DType("fp16")
 bfloat16 = DType("bf16")
 float32 = DType("fp32")
 float64 = DType("fp64")
+float8e4nv = DType("fp8e4nv")
+float8e5 = DType("fp8e5")
 
 _NAMES = {value: name for name, value in dict(globals()).items() if isinstance(value, DType)}

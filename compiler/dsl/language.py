@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from compiler.dsl.dtype import (
     DType,
     bfloat16,
+    float8e4nv,
+    float8e5,
     float16,
     float32,
     float64,
@@ -60,7 +62,19 @@ class _Namespace:
 libdevice = _Namespace("libdevice")
 math = _Namespace("math")
 
-_DTYPES = (bfloat16, float16, float32, float64, int1, int8, int16, int32, int64)
+_DTYPES = (
+    bfloat16,
+    float16,
+    float32,
+    float64,
+    float8e4nv,
+    float8e5,
+    int1,
+    int8,
+    int16,
+    int32,
+    int64,
+)
 _DTYPES += (uint8, uint16, uint32, uint64)
 dtype = DType
 

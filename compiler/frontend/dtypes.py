@@ -20,6 +20,8 @@ DSL_TO_IR = {
     "u16": "u16",
     "u32": "u32",
     "u64": "u64",
+    "fp8e4nv": "f8e4m3fn",  # Triton's names: NineToothed has no fp8 dtypes of its own
+    "fp8e5": "f8e5m2",
 }
 
 TORCH_TO_IR = {
@@ -33,6 +35,8 @@ TORCH_TO_IR = {
     torch.int64: "i64",
     torch.uint8: "u8",
     torch.bool: "i1",
+    torch.float8_e4m3fn: "f8e4m3fn",
+    torch.float8_e5m2: "f8e5m2",
 }
 
 _INT_RANK = {"i1": 0, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 3, "u32": 3, "index": 4}
@@ -66,7 +70,8 @@ def ir_dtype(dtype: object) -> str:
 def promote(a: str, b: str, div_or_mod: bool = False) -> str:
     """The dtype two operands meet at, by Triton's rules (`computation_type_impl`): f64 wins;
     division and remainder of floats compute in f32 at least; then f32, f16 (also over bf16), bf16
-    only with bf16 (else f32); integers by C's usual conversions."""
+    only with bf16 (else f32); an fp8 with itself stays, two different ones meet at f16; integers
+    by C's usual conversions."""
     floats = {d for d in (a, b) if is_float(d)}
     if "f64" in floats:
         return "f64"
@@ -75,8 +80,12 @@ def promote(a: str, b: str, div_or_mod: bool = False) -> str:
     for dtype in ("f32", "f16"):
         if dtype in floats:
             return dtype
-    if floats:  # bf16
+    if "bf16" in floats:
         return "bf16" if a == b else "f32"
+    if len(floats) == 2:  # two different fp8 formats
+        return "f16"
+    if floats:  # an fp8 with an integer: the fp8, as Triton takes a Python int with it
+        return floats.pop()
     if a == b:
         return a
     return _integer_promote(a, b)

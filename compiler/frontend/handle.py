@@ -78,7 +78,7 @@ class KernelHandle:
                 specs.append(ArgSpec("constant", value=arg if arg is not None else tensor.value))
             elif isinstance(arg, torch.Tensor) and in_memory:
                 _check_jagged(name, tensor, arg)
-                specs.append(ArgSpec("tensor", TORCH_TO_IR[arg.dtype]))
+                specs.append(ArgSpec("tensor", _tensor_dtype(name, arg)))
             elif isinstance(arg, numbers.Number) and tensor.ndim == 0:
                 dtype = ir_dtype(tensor.dtype) if tensor.dtype else _number_dtype(arg)
                 specs.append(ArgSpec("scalar", dtype))
@@ -353,3 +353,12 @@ def jit(func=None, *, backend: str = "triton", **options):
         )
 
     return wrap(func) if func is not None else wrap
+
+
+def _tensor_dtype(name: str, tensor: torch.Tensor) -> str:
+    if tensor.dtype not in TORCH_TO_IR:
+        known = ", ".join(str(d).removeprefix("torch.") for d in TORCH_TO_IR)
+        raise CompileError(
+            f"argument for {name} has dtype {tensor.dtype}; convert it to one of {known}"
+        )
+    return TORCH_TO_IR[tensor.dtype]

@@ -5,7 +5,8 @@ numpy arrays, changed in place; `meta` binds meta symbols (tile sizes written as
 optional observer sees every global memory access as an `Access`: the buffer (the kernel argument's
 name), the flat element offsets actually accessed (after the mask), `load` or `store`, and the
 iteration counts (0-based) of the enclosing `scf.for` loops, outermost first. Values are computed
-with numpy's semantics (bf16 as f32); the interpreter is a reference, not a fast path.
+with numpy's semantics (bf16 as f32; fp8 as f32 rounded to the format, by torch's conversion); the
+interpreter is a reference, not a fast path.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from compiler.ir import fp8
 from compiler.ir.core import Block, Kernel, Operation
-from compiler.ir.types import ArrayType
+from compiler.ir.types import FP8_DTYPES, ArrayType
 
 NUMPY_DTYPES = {
     "i1": np.bool_,
@@ -35,6 +37,7 @@ NUMPY_DTYPES = {
     "bf16": np.float32,
     "f32": np.float32,
     "f64": np.float64,
+    **dict.fromkeys(FP8_DTYPES, np.float32),
 }
 _CMP = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
 _CMP |= {"eq": "equal", "ne": "not_equal"}
@@ -86,8 +89,12 @@ def run_program(
     return ProgramRun(tuple(interpreter.outer_loop_trips))
 
 
-def _bitcast(x: object, source: str, target: str) -> np.ndarray:
-    """The bits of `x` as `target`; bf16 lives here as f32, its top half."""
+def reinterpret(x: object, source: str, target: str) -> np.ndarray:
+    """The bits of `x` as `target`; bf16 lives here as f32, its top half, and fp8 as f32."""
+    if source in FP8_DTYPES:
+        return fp8.to_bits(x, source).view(NUMPY_DTYPES[target])
+    if target in FP8_DTYPES:
+        return fp8.from_bits(np.asarray(x, NUMPY_DTYPES[source]), target)
     if source == "bf16":
         return (
             (np.asarray(x, np.float32).view(np.uint32) >> 16)
@@ -154,7 +161,10 @@ class _Interpreter:
             for value, result in zip(op.results, results, strict=True):
                 array = isinstance(value.type, ArrayType)  # an array is changed in place
                 dtype = NUMPY_DTYPES[value.type.dtype]
-                self.env[value] = result if array else np.asarray(result).astype(dtype)
+                result = result if array else np.asarray(result).astype(dtype)
+                if value.type.dtype in FP8_DTYPES and not array:
+                    result = fp8.rounded(result, value.type.dtype).float().numpy()
+                self.env[value] = result
         return []
 
     def observe(self, op: Operation, kind: str, offsets: object, mask: object) -> None:
@@ -226,7 +236,7 @@ class _Interpreter:
         if name == "arith.cmp":
             return getattr(np, _CMP[attrs["pred"]])(x[0], x[1])
         if name == "arith.bitcast":
-            return _bitcast(x[0], op.operands[0].type.dtype, attrs["dtype"])
+            return reinterpret(x[0], op.operands[0].type.dtype, attrs["dtype"])
         if name == "mem.load":
             mask = x[2] if len(x) > 2 else np.ones(np.shape(x[1]), bool)
             return np.where(mask, x[0][np.where(mask, x[1], 0)], attrs.get("other") or 0)

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
+# Storage-only floats (torch's float8_e4m3fn and float8_e5m2): `ssa.emulate_fp8` turns them into
+# bytes and their math into f32 for a target that does not take them.
+FP8_DTYPES = ("f8e4m3fn", "f8e5m2")
+FLOAT_DTYPES = (*FP8_DTYPES, "f16", "bf16", "f32", "f64")
 INT_DTYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 DTYPES = ("i1", "index", *INT_DTYPES, *FLOAT_DTYPES)
 
 Dim = int | str
 
 # Bits per element; `index` has the target's width, so it has none here.
-BIT_WIDTHS = {"i1": 1, "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+BIT_WIDTHS = {"i1": 1, **dict.fromkeys(FP8_DTYPES, 8), "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 BIT_WIDTHS.update({d: int(d[1:]) for d in INT_DTYPES})
 
 

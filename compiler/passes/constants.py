@@ -12,7 +12,8 @@ import struct
 
 import numpy as np
 
-from compiler.ir import Builder, Operation, Value
+from compiler.ir import Builder, Operation, Value, fp8
+from compiler.ir.interpreter import reinterpret
 from compiler.ir.registry import COMPARISONS
 from compiler.ir.types import ScalarType, TileType, is_float, is_integer
 
@@ -50,6 +51,8 @@ def represent(dtype: str, value: Scalar) -> Scalar | None:
     value = float(value)
     if dtype == "bf16":
         return _round_bf16(value)
+    if dtype in fp8.FORMATS:
+        return float(fp8.rounded(value, dtype).float())
     if dtype in _NUMPY_FLOATS:
         with np.errstate(over="ignore"):
             return float(_NUMPY_FLOATS[dtype](value))
@@ -89,6 +92,8 @@ def _compute(op: Operation, dtype: str, x: list[Scalar]) -> Scalar | None:
         return -x[0]
     if name == "arith.not" and dtype == "i1":
         return not x[0]
+    if name == "arith.bitcast":
+        return reinterpret(x[0], dtype, op.attrs["dtype"]).item()
     return None
 
 

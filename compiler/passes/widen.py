@@ -34,9 +34,16 @@ def widen(kernel: Kernel, op: Operation, target: Any, pass_name: str) -> None:
         raise PassError(f"{where}, and only pure ops are widened; let the target take {dtype}")
     if wide is None:
         raise PassError(f"{where} nor on a wider float dtype; let the target take one of them")
+    compute_in(kernel, op, {dtype}, wide)
+
+
+def compute_in(kernel: Kernel, op: Operation, narrow: set[str], wide: str) -> None:
+    """`op` on its operands of the `narrow` dtypes cast to `wide`; results cast back to theirs."""
     builder = builder_before(op)
     operands = [
-        builder.value("arith.cast", v, dtype=wide) if v.type.dtype == dtype else v
+        builder.value("arith.cast", v, dtype=wide)
+        if v.type.dtype in narrow and not isinstance(v.type, BufferType)
+        else v
         for v in op.operands
     ]
     wide_op = builder.create(op.name, operands, op.attrs)

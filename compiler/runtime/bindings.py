@@ -29,6 +29,8 @@ TORCH_DTYPES = {
     torch.bfloat16: "bf16",
     torch.float32: "f32",
     torch.float64: "f64",
+    torch.float8_e4m3fn: "f8e4m3fn",
+    torch.float8_e5m2: "f8e5m2",
 }
 
 

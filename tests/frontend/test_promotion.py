@@ -20,6 +20,8 @@ TRITON = {
     "bf16": tl.bfloat16,
     "f32": tl.float32,
     "f64": tl.float64,
+    "f8e4m3fn": tl.float8e4nv,
+    "f8e5m2": tl.float8e5,
 }
 SEMANTIC = TritonSemantic.__new__(TritonSemantic)  # the type rules use no builder
 
