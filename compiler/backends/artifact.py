@@ -35,6 +35,9 @@ class Artifact:
     # Sizes kept as compile-time parameters (`ntc compile` without -D): tile dims name them, so
     # each launch needs a power of two there.
     constexpr_params: tuple[str, ...] = ()
+    # The width the kernel computes element offsets in (the target's `index_bits`): the launch
+    # refuses tensors whose offsets would not fit.
+    index_bits: int = 64
 
     def trace_json(self) -> str:
         return json.dumps(self.trace, indent=2)
@@ -75,6 +78,7 @@ def build_artifact(
         buffer_views=dict(kernel.attrs.get("buffer_views") or []),
         unused_buffers=_unused_buffers(kernel),
         constexpr_params=tuple(kernel.attrs.get("constexpr_params") or ()),
+        index_bits=target.capability("index_bits", 64),
     )
 
 
