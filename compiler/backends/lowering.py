@@ -26,10 +26,16 @@ def lower_unified_ssa_artifact(
     options: dict | None = None,
     pipeline: str | Sequence[Pass] | None = None,
     tuner: Tuner | None = None,
+    index_bits: int | None = None,
 ) -> Artifact:
     """`pipeline`: a pipeline string or pass instances; the backend's default pipeline if None.
-    `tuner`: lets `ssa.select_schedule` time candidate schedules (compiler/passes/autotune.py)."""
+    `tuner`: lets `ssa.select_schedule` time candidate schedules (compiler/passes/autotune.py).
+    `index_bits`: the width offsets need, when more than the target's own (`Target.widened`)."""
     target = get_target(backend, device)
+    if index_bits is not None and index_bits > target.capability("index_bits", 64):
+        target = target.widened()
+        if target is None:
+            raise ValueError(f"backend {backend!r} ({device}) has no {index_bits}-bit index form")
     initial_ssa = print_kernel(kernel)
     work = copy_kernel(kernel)  # = parse_kernel(initial_ssa), without reading the text
     if pipeline is None:

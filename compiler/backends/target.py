@@ -7,6 +7,7 @@ statements with `syntax`; nothing else about a backend lives in code.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -65,13 +66,34 @@ class Target:
     operand_dtypes: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # Ops spelled as a whole declaration statement (e.g. an array in C); their spelling gets `name`.
     declaring_ops: frozenset[str] = frozenset()
+    # How a record that indexes in fewer bits (`index_bits`) spells 64-bit offsets, for launches
+    # whose offsets do not fit: the `index` dtype's spelling ("index"), and the op spellings
+    # ("spelling") and syntax fields ("syntax") that change with it. Empty: no such form.
+    wide_index: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         tables = ("spelling", "dtype_spelling", "memory_scopes", "capabilities", "operand_dtypes")
+        tables += ("wide_index",)
         for name in tables:
             object.__setattr__(self, name, _frozen(getattr(self, name)))
         legal = self.legal_ops | loop_lowered_ops(self.capabilities)
         object.__setattr__(self, "legal_ops", frozenset(legal))
+
+    def widened(self) -> Target | None:
+        """This record computing offsets in 64 bits: itself where it does, None where it cannot."""
+        if self.capability("index_bits", 64) >= 64:
+            return self
+        if not self.wide_index:
+            return None
+        wide = self.wide_index
+        return dataclasses.replace(
+            self,
+            dtype_spelling={**self.dtype_spelling, "index": wide["index"]},
+            spelling={**self.spelling, **wide.get("spelling", {})},
+            syntax=dataclasses.replace(self.syntax, **wide.get("syntax", {})),
+            capabilities={**self.capabilities, "index_bits": 64},
+            wide_index={},
+        )
 
     def has(self, op_name: str) -> bool:
         """Whether the backend accepts `op_name` natively (else a pass must decompose it)."""

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 import torch
 
 from compiler.backends.artifact import Artifact
-from compiler.backends.registry import DEVICE_TARGETS
 from compiler.runtime.bindings import TORCH_DTYPES, LaunchError
+from compiler.runtime.index_width import fitting
 
 IR_TO_TORCH = {ir: torch_dtype for torch_dtype, ir in TORCH_DTYPES.items()}
 
@@ -30,6 +30,7 @@ def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
         raise LaunchError(
             f"no launcher for backend {artifact.backend!r}; add {name.replace('.', '/')}.py"
         ) from None
+    artifact = fitting(artifact, bindings)
     launcher.launch(artifact, prepared(artifact, bindings))
 
 
@@ -44,7 +45,6 @@ def prepared(artifact: Artifact, bindings: Mapping[str, object]) -> Mapping[str,
                 f"tiles, which must be a power of two, got {value}; compile with -D {name}="
                 f"{value} instead (the compiler pads a given size and masks the rest)"
             )
-    check_index_width(artifact, bindings)
     if not artifact.buffer_views and not artifact.unused_buffers:
         return bindings
     bindings = dict(bindings)
@@ -62,34 +62,3 @@ def prepared(artifact: Artifact, bindings: Mapping[str, object]) -> Mapping[str,
                 )
             bindings[name] = tensor.view(IR_TO_TORCH[artifact.arg_dtypes[name]])
     return bindings
-
-
-def check_index_width(artifact: Artifact, bindings: Mapping[str, object]) -> None:
-    """Refuse a tensor whose element offsets, or sizes, do not fit the kernel's index width.
-
-    An index along a dimension stays below the size rounded up to a whole tile, so it is bounded
-    by the size plus the largest block size less one; masked-off lanes compute such indices too,
-    and one that wrapped around would pass its mask."""
-    if artifact.index_bits >= 64:
-        return
-    limit = 2 ** (artifact.index_bits - 1) - 1
-    pad = max((v for v in artifact.schedule.values() if isinstance(v, int)), default=1) - 1
-    for name, kind in artifact.args:
-        tensor = bindings.get(name)
-        if kind != "buffer" or not isinstance(tensor, torch.Tensor) or tensor.numel() == 0:
-            continue
-        sizes, strides = tensor.shape, tensor.stride()
-        reach = sum((size + pad) * abs(stride) for size, stride in zip(sizes, strides, strict=True))
-        if max((*sizes, reach)) + pad > limit:
-            wide = [
-                backend
-                for (backend, device), target in DEVICE_TARGETS.items()
-                if device == artifact.device and target.capability("index_bits", 64) >= 64
-            ]
-            raise LaunchError(
-                f"@{artifact.kernel_name} on {artifact.backend} ({artifact.device}) indexes in "
-                f"{artifact.index_bits} bits, and {name} (sizes {tuple(sizes)}, strides "
-                f"{tuple(strides)}) reaches element offset {max(reach, max(sizes)) + pad}, past "
-                f"{limit}; split the tensor, or use a backend that indexes in 64 bits "
-                f"({', '.join(sorted(wide)) or 'none for this device'})"
-            )

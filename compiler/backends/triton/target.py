@@ -108,6 +108,11 @@ TARGET = Target(
         **OPERAND_DTYPES,
         "linalg.dot": frozenset({"i8", "u8", "f16", "bf16", "f32", "f64"}),
     },
+    # Past 2^31 elements: program ids widened at once, so every offset built on them is int64.
+    wide_index={
+        "index": "tl.int64",
+        "spelling": {"index.program_id": "tl.program_id({axis}).to(tl.int64)"},
+    },
 )
 
 # One language for both devices: on a GPU the same source is compiled instead of interpreted.

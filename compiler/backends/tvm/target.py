@@ -88,6 +88,11 @@ TARGET = Target(
     capabilities={**TIR_CAPABILITIES, "shared_memory": False},
     operand_dtypes=OPERAND_DTYPES,
     declaring_ops=frozenset({"mem.alloc", "mem.atomic"}),
+    # Past 2^31 elements: every index, buffer extents included, in int64.
+    wide_index={
+        "index": "int64",
+        "syntax": {"buffer_param": _SYNTAX.buffer_param.replace("T.int32()", "T.int64()")},
+    },
 )
 
 # The same TIR on CUDA, but each program is a CUDA block: TVM splits the launch off the host code.

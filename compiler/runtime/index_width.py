@@ -1,0 +1,77 @@
+"""Index width per launch. A kernel computes element offsets in its target's `index_bits`; before
+it runs, each tensor's reach is checked against that width. Where it does not fit, the kernel is
+lowered again in its target's 64-bit form (`Target.widened`; built and cached apart, as its source
+differs) and that one runs; a target without such a form refuses the launch, naming the tensor and
+the backends that index in 64 bits.
+
+An index along a dimension stays below the size rounded up to a whole tile, so it is bounded by the
+size plus the largest block size less one: masked-off lanes compute such indices too, and one that
+wrapped around would pass its mask.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+import torch
+
+from compiler.backends.artifact import Artifact
+from compiler.backends.lowering import lower_unified_ssa_artifact
+from compiler.backends.registry import DEVICE_TARGETS, get_target
+from compiler.ir import parse_kernel
+from compiler.runtime.bindings import LaunchError
+
+
+def fitting(artifact: Artifact, bindings: Mapping[str, object]) -> Artifact:
+    """`artifact` where its offsets fit these tensors, else its 64-bit form."""
+    overflow = _overflow(artifact, bindings)
+    if overflow is None:
+        return artifact
+    if get_target(artifact.backend, artifact.device).widened() is None:
+        raise LaunchError(_refusal(artifact, *overflow))
+    options = {**artifact.schedule, "num_warps": artifact.num_warps}
+    options |= {"num_stages": artifact.num_stages}
+    chosen = tuple(sorted((k, v) for k, v in options.items() if v is not None))
+    return _wide(artifact.initial_ssa, artifact.backend, artifact.device, chosen)
+
+
+@functools.cache
+def _wide(initial_ssa: str, backend: str, device: str, options: tuple) -> Artifact:
+    kernel = parse_kernel(initial_ssa)
+    return lower_unified_ssa_artifact(
+        kernel, backend, device=device, options=dict(options), index_bits=64
+    )
+
+
+def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple | None:
+    """(name, tensor, reach) of the first tensor past the artifact's index width, else None."""
+    if artifact.index_bits >= 64:
+        return None
+    limit = 2 ** (artifact.index_bits - 1) - 1
+    pad = max((v for v in artifact.schedule.values() if isinstance(v, int)), default=1) - 1
+    for name, kind in artifact.args:
+        tensor = bindings.get(name)
+        if kind != "buffer" or not isinstance(tensor, torch.Tensor) or tensor.numel() == 0:
+            continue
+        sizes, strides = tensor.shape, tensor.stride()
+        reach = sum((size + pad) * abs(stride) for size, stride in zip(sizes, strides, strict=True))
+        reach = max(reach, *sizes) + pad
+        if reach > limit:
+            return name, tensor, reach
+    return None
+
+
+def _refusal(artifact: Artifact, name: str, tensor: torch.Tensor, reach: int) -> str:
+    wide = sorted(
+        backend
+        for (backend, device), target in DEVICE_TARGETS.items()
+        if device == artifact.device and target.widened() is not None
+    )
+    return (
+        f"@{artifact.kernel_name} on {artifact.backend} ({artifact.device}) indexes in "
+        f"{artifact.index_bits} bits, and {name} (sizes {tuple(tensor.shape)}, strides "
+        f"{tuple(tensor.stride())}) reaches element offset {reach}, past "
+        f"{2 ** (artifact.index_bits - 1) - 1}; split the tensor, or use a backend that indexes "
+        f"in 64 bits ({', '.join(wide) or 'none for this device'})"
+    )
