@@ -56,7 +56,7 @@ def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple | Non
             continue
         sizes, strides = tensor.shape, tensor.stride()
         reach = sum((size + pad) * abs(stride) for size, stride in zip(sizes, strides, strict=True))
-        reach = max(reach, *sizes) + pad
+        reach = max([reach, *sizes]) + pad
         if reach > limit:
             return name, tensor, reach
     return None

@@ -94,3 +94,23 @@ def test_past_two_to_the_31_elements(backend):
     for start in range(0, LARGE, 2**28):  # the rest, in pieces (one comparison of 2 GB is 2 GB)
         piece = slice(start, min(start + 2**28, LARGE))
         assert torch.equal(out[piece], x[piece] + 1), start
+
+
+def test_a_zero_dimensional_tensor_fits():
+    """Its reach is its one element (ntops's select_copy writes one)."""
+
+    def arrange_scalar(x, out):
+        x, out = x.tile((1,)), out.unsqueeze(0).tile((1,))
+        x.dtype, out.dtype = x.dtype.squeeze(0), out.dtype.squeeze(0)
+        return x, out
+
+    def copy_scalar(x, out):
+        out = x  # noqa: F841
+
+    x, out = torch.tensor([3.5]), torch.tensor(float("nan"))
+    for backend in sorted(TARGETS):
+        ninetoothed.make(
+            arrange_scalar, copy_scalar, (Tensor(1), Tensor(0)), backend=backend, device="cpu"
+        )(x, out)
+        assert out.item() == 3.5, backend
+        out.fill_(float("nan"))
