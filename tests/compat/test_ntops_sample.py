@@ -23,7 +23,7 @@ def corpus():
     return found
 
 
-def test_a_sample_of_ntops_passes_where_the_full_run_passed(corpus, tmp_path):
+def test_a_sample_of_ntops_passes_where_the_committed_run_passed(corpus, tmp_path):
     committed = json.loads(COMMITTED.read_text())["outcomes"]
     backends = sorted(TARGETS)
     argv = ["--corpus", str(corpus), "--records", str(tmp_path), "--sample", "1", "--jobs", "2"]
