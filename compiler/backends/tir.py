@@ -43,13 +43,6 @@ def _compare(op: OpText) -> str:
     return compare(op)
 
 
-_COMBINE = {
-    "add": "{old} + {value}",
-    "max": "T.max({old}, {value})",
-    "min": "T.min({old}, {value})",
-}
-
-
 def sequential_atomic(typed: str, cell: str) -> Callable[[OpText], str]:
     """A scalar `mem.atomic` where one program runs at a time (the CPU forms): the old value goes
     into a one-element local array (`cell`, fields name and dtype: a Let of the element could be
@@ -60,7 +53,8 @@ def sequential_atomic(typed: str, cell: str) -> Callable[[OpText], str]:
         buffer, offset, value, *mask = op.args
         name, dtype, element = op.fields["name"], op.fields["result_dtype"], f"{buffer}[{offset}]"
         old = f"{name}_old"
-        update = _COMBINE[op.attrs["kind"]].format(old=f"{old}[0]", value=value)
+        # An atomic kind combines as the arith op of its name does.
+        update = TIR_SPELLING[f"arith.{op.attrs['kind']}"].format(f"{old}[0]", value)
         read = element
         if mask:
             read = f"T.if_then_else({mask[0]}, {element}, {typed.format(dtype=dtype, value='0')})"

@@ -380,7 +380,7 @@ def _defs() -> list[OpDef]:
             attrs=("kind",),
             optional_attrs=("scope",),
             effect="write",
-            description="atomic read-modify-write (add, max, min, xchg) per element; old values",
+            description="atomic read-modify-write (add, max, min) per element; old values",
         ),
         OpDef("scf.for", (3, None), _for, regions=1, effect="control", description="counted loop"),
         OpDef("scf.if", (1, 1), None, regions=2, effect="control", description="two-way branch"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.ir import BufferType, Kernel, Operation, Value, fp8
+from compiler.ir import BufferType, Kernel, Operation, fp8
 from compiler.ir.types import FP8_DTYPES, ArrayType, with_dtype
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.constants import make_constant
@@ -56,19 +56,19 @@ class EmulateFp8(Pass):
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         native = ctx.require_target(self.name).capability("fp8_dtypes", frozenset())
         emulated = set(FP8_DTYPES) - set(native)
-        if not any(_dtype(v) in emulated for v in _values(kernel)):
+        if not any(v.type.dtype in emulated for v in _values(kernel)):
             return False
         for op in list(kernel.walk()):
             if op.name not in MOVES | CONVERSIONS and _touches(op, emulated):
-                computed = any(_dtype(v) in emulated for v in op.operands)
+                computed = any(v.type.dtype in emulated for v in op.operands)
                 if op.name == "mem.atomic" or op.regions or not computed:
                     raise PassError(
                         f"{self.name}: @{kernel.name} has {op.name} make or update fp8 values, "
                         "which this target holds as bytes; compute in f32 and convert with .to()"
                     )
                 compute_in(kernel, op, emulated, "f32")
-        for op in list(kernel.walk()):
-            if op.name in CONVERSIONS and _touches(op, emulated):
+        for op in list(kernel.walk()):  # a bitcast's bytes stay as they are
+            if op.name in CONVERSIONS - {"arith.bitcast"} and _touches(op, emulated):
                 _convert(kernel, op, emulated)
         self._to_bytes(kernel, emulated)
         for op in list(kernel.walk()):  # what became a bitcast of bytes to bytes
@@ -91,10 +91,10 @@ class EmulateFp8(Pass):
         for op in kernel.walk():
             if op.name == "mem.alloc" and op.attrs["dtype"] in emulated:
                 op.attrs["dtype"] = "u8"
-            if op.name == "mem.load" and _dtype(op.result) in emulated and "other" in op.attrs:
-                op.attrs["other"] = _code(op.attrs["other"], _dtype(op.result))
+            if op.name == "mem.load" and op.result.type.dtype in emulated and "other" in op.attrs:
+                op.attrs["other"] = _code(op.attrs["other"], op.result.type.dtype)
             for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
-                if _dtype(value) in emulated:
+                if value.type.dtype in emulated:
                     value.type = _bytes(value.type)
         if views:
             kernel.attrs["buffer_views"] = [[name, dtype] for name, dtype in sorted(views.items())]
@@ -109,8 +109,6 @@ def _convert(kernel: Kernel, op: Operation, emulated: set[str]) -> None:
         )
         replace_op(kernel, op, [builder.value("arith.bitcast", value, dtype=result.type.dtype)])
         return
-    if op.name == "arith.bitcast":
-        return  # a byte's bits: identical once both sides are bytes
     source, target = op.operands[0].type.dtype, result.type.dtype
     value = op.operands[0]
     if source in emulated:
@@ -130,11 +128,7 @@ def _code(value: float, dtype: str) -> int:
 
 
 def _touches(op: Operation, emulated: set[str]) -> bool:
-    return any(_dtype(v) in emulated for v in (*op.operands, *op.results))
-
-
-def _dtype(value: Value) -> str | None:
-    return getattr(value.type, "dtype", None)
+    return any(v.type.dtype in emulated for v in (*op.operands, *op.results))
 
 
 def _bytes(type_):
