@@ -1,6 +1,7 @@
 """User mistakes are reported at file:line of the user's program, with what to write instead."""
 
 import pytest
+import torch
 
 import compiler.dsl as ninetoothed
 import compiler.dsl.language as ntl
@@ -66,3 +67,16 @@ def test_missing_constexpr_is_named():
     )
     with pytest.raises(CompileError, match="ROW"):
         handle.compile_declared()
+
+
+def copied(x, y):
+    y = x  # noqa: F841
+
+
+def test_a_tensor_of_a_dtype_the_compiler_lacks_is_refused_with_the_ones_it_takes():
+    kernel = ninetoothed.make(tiled, copied, (Tensor(1), Tensor(1)), backend="triton")
+    x = torch.zeros(16, dtype=torch.complex64)
+    with pytest.raises(
+        CompileError, match=r"x has dtype torch.complex64; convert it to one of .*float8_e5m2"
+    ):
+        kernel(x, torch.zeros(16))
