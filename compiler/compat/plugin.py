@@ -9,8 +9,10 @@ place before pytest imports the corpus's conftest:
 - `NTC_COMPAT_TIMEOUT`  seconds one test may take (0: no limit)
 - `NTC_COMPAT_SAMPLE`   keep this many tests per test file, evenly spread (0: all)
 - `NTC_COMPAT_SKIP`     a JSON-lines file of outcomes already recorded: those tests are not rerun
+- `NTC_COMPAT_ONLY`     a file of test ids, one per line: run only those (unset: every test)
 - `NTC_COMPAT_SHARD`    `i/k`: run the tests of every k-th test file from the i-th (default 0/1)
-- `NTC_COMPAT_KEYWORD`, `NTC_COMPAT_COMMIT`  recorded with the run (its -k, this project's commit)
+- `NTC_COMPAT_KEYWORD`, `NTC_COMPAT_FAILED_ON`, `NTC_COMPAT_COMMIT`  recorded with the run (its -k,
+  the backends whose failures it reruns, this project's commit)
 """
 
 from __future__ import annotations
@@ -90,6 +92,11 @@ def _already_done() -> set[str]:
     return done
 
 
+def _wanted() -> set[str] | None:
+    path = _setting("ONLY")
+    return set(Path(path).read_text().split()) if path else None
+
+
 def _spread(items: list, keep: int) -> list:
     """`keep` items evenly spread over `items`, first and last included."""
     if keep <= 0 or len(items) <= keep:
@@ -109,12 +116,20 @@ def pytest_collection_modifyitems(config, items):
     index, count = map(int, _setting("SHARD", "0/1").split("/"))
     shard = list(by_file.values())[index::count]
     chosen = [item for group in shard for item in _spread(group, keep)]
-    chosen = [item for item in chosen if item.nodeid not in done]
+    wanted = _wanted()
+    chosen = [
+        item
+        for item in chosen
+        if item.nodeid not in done and (wanted is None or item.nodeid in wanted)
+    ]
     deselected = [item for item in items if item not in set(chosen)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
     items[:] = chosen
-    run = {k.lower(): _setting(k) for k in ("BACKEND", "SAMPLE", "TIMEOUT", "KEYWORD", "COMMIT")}
+    run = {
+        k.lower(): _setting(k)
+        for k in ("BACKEND", "SAMPLE", "TIMEOUT", "KEYWORD", "FAILED_ON", "COMMIT")
+    }
     _write({"collected": len(items), **run})
 
 

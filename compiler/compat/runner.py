@@ -51,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-k", dest="keyword", help="pytest -k expression selecting tests")
     parser.add_argument(
+        "--failed-on",
+        metavar="BACKENDS",
+        help="run only the tests that failed on any of these backends (comma-separated) in their "
+        "records: the reference on what ours fail first, the rest with --resume later",
+    )
+    parser.add_argument(
         "--report-only", action="store_true", help="run nothing: write the report from the records"
     )
     parser.add_argument("--report", default=str(REPORT), help="where the Markdown report goes")
@@ -81,6 +87,7 @@ def test_files(corpus: Corpus) -> list[Path]:
 
 def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records: Path) -> Path:
     """One backend over the whole corpus; returns its records file."""
+    only = _failed_on(args.failed_on, records, backend) if args.failed_on else None
     path = records / f"{backend}.jsonl"
     previous = path.with_suffix(".done.jsonl")
     previous.unlink(missing_ok=True)
@@ -100,6 +107,8 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
         shard_records = records / f"{backend}.{index}.part"
         shard_records.unlink(missing_ok=True)
         env = _environment(corpus, backend, args, shard_records, previous)
+        if only is not None:
+            env["NTC_COMPAT_ONLY"] = str(only)
         env["NTC_COMPAT_SHARD"] = f"{index}/{min(args.jobs, len(files))}"
         command = [sys.executable, "-m", "pytest", *map(str, files), "-p", "compiler.compat.plugin"]
         command += ["-q", "-p", "no:cacheprovider", "-p", "no:lowering_audit"]
@@ -118,6 +127,21 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
                 shard_records.unlink()
     previous.unlink(missing_ok=True)
     return path
+
+
+def _failed_on(choice: str, records: Path, backend: str) -> Path:
+    """A file of the test ids that failed on any backend of `choice`, for the plugin to keep."""
+    failed = set()
+    for other in backends(choice):
+        path = records / f"{other}.jsonl"
+        if not path.exists():
+            raise CompileError(
+                f"--failed-on {choice}: {other} has no records in {records}; run it first"
+            )
+        failed |= {n for n, r in report.load(path).items() if r["outcome"] == "failed"}
+    only = records / f"{backend}.only"
+    only.write_text("".join(f"{nodeid}\n" for nodeid in sorted(failed)))
+    return only
 
 
 def _recorded_lines(path: Path, parts: list[Path]) -> list[str]:
@@ -161,6 +185,7 @@ def _environment(corpus: Corpus, backend: str, args, shard_records: Path, skip: 
         NTC_COMPAT_SAMPLE=str(args.sample),
         NTC_COMPAT_SKIP=str(skip),
         NTC_COMPAT_KEYWORD=args.keyword or "",
+        NTC_COMPAT_FAILED_ON=args.failed_on or "",
         NTC_COMPAT_COMMIT=_commit(),
     )
     return env
@@ -218,11 +243,15 @@ def main(argv: list[str] | None = None) -> int:
     except CompileError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    records = Path(args.records) / corpus.name
+    records = Path(args.records).resolve() / corpus.name  # the workers run in the corpus
     records.mkdir(parents=True, exist_ok=True)
     print(f"corpus {corpus.name} ({corpus.root}); {len(test_files(corpus))} test files")
-    for backend in [] if args.report_only else chosen:
-        run_backend(corpus, backend, args, records)
+    try:
+        for backend in [] if args.report_only else chosen:
+            run_backend(corpus, backend, args, records)
+    except CompileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     columns = [b for b in backends("all") if (records / f"{b}.jsonl").exists()]
     results = {b: report.load(records / f"{b}.jsonl") for b in columns}
     runs = {b: report.runs(records / f"{b}.jsonl") for b in columns}

@@ -109,6 +109,24 @@ def test_retry_failed_runs_only_the_failures_again(run, tmp_path):
     assert set(records(tmp_path, "triton")) == set(records(run, "triton"))
 
 
+def test_failed_on_runs_the_reference_on_what_a_backend_failed(run, tmp_path, capsys):
+    folder = tmp_path / "compat_library"
+    folder.mkdir()
+    (folder / "triton.jsonl").write_text((run / "compat_library" / "triton.jsonl").read_text())
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "reference"]
+    argv += ["--report", str(tmp_path / "r.md")]
+    assert runner.main([*argv, "--failed-on", "cuda"]) == 2
+    assert "cuda has no records" in capsys.readouterr().err
+    assert runner.main([*argv, "--failed-on", "triton"]) == 0
+    failed = {n for n, r in records(tmp_path, "triton").items() if r["outcome"] == "failed"}
+    assert (
+        set(records(tmp_path, "reference")) == failed == {"test_double_is_wrong", "test_cube_root"}
+    )
+    text = (tmp_path / "r.md").read_text()
+    assert "| reference | " in text and "failed on triton |" in text
+    assert "Not yet run by the reference: 8 tests, here 7 passed, 0 failed, 1 skipped." in text
+
+
 def test_bad_corpus_and_backend_are_refused(tmp_path, capsys):
     assert runner.main(["--corpus", str(tmp_path / "none")]) == 2
     assert "not a folder or a tarball" in capsys.readouterr().err
