@@ -21,6 +21,8 @@ from audits.evaluation import EvaluationState, Evaluator, Origin, ProjectBinding
 from audits.evaluation.values import excerpt
 from audits.findings import Finding
 from audits.op_registry import load_registry_ops
+from audits.parallel import map_forked
+from audits.parsing import parse_module
 from audits.rules import RULE_CODES, RULES, FileContext
 from audits.rules.base import DocstringCollector, Embedded
 from audits.rules.batch import run_batched
@@ -90,11 +92,13 @@ def _audit_project(config: AuditConfig, paths: list[Path] | None, use_baseline: 
         sources = [_read(file, config.root) for file in files]
         registry_ops, registry_note = registry.result()
     state = _evaluation_state(sources)
-    findings, suppressed = [], 0
-    for source in sources:
-        found, hidden = _audit_source(source, config, registry_ops, state)
-        findings += found
-        suppressed += hidden
+    results = map_forked(
+        lambda source: _audit_source(source, config, registry_ops, state),
+        sources,
+        weight=lambda source: len(source.text),
+    )
+    findings = [finding for found, _ in results for finding in found]
+    suppressed = sum(hidden for _, hidden in results)
     report = AuditReport(findings, [source.path for source in sources], suppressed=suppressed)
     report.notes += [registry_note] if registry_note else []
     if use_baseline:
@@ -194,7 +198,7 @@ def _embedded_findings(
     if depth >= MAX_EMBEDDING_DEPTH:
         return []
     try:
-        module = cst.parse_module(embedded.text)
+        module = parse_module(embedded.text)
     except cst.ParserSyntaxError:
         return []
     inner = _Source(path, embedded.text, module)
@@ -257,7 +261,7 @@ def _read(file: Path, root: Path) -> _Source:
 
 def _parse(path: str, text: str) -> _Source:
     try:
-        return _Source(path, text, cst.parse_module(text))
+        return _Source(path, text, parse_module(text))
     except cst.ParserSyntaxError as error:
         message = f"cannot parse ({error.message}); the audit needs valid Python to check it"
         finding = Finding(path, error.raw_line, error.raw_column + 1, "LWA000", message, "syntax")

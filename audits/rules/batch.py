@@ -47,18 +47,27 @@ def run_batched(module: cst.Module, visitors: list) -> None:
     for visitor in visitors:
         for name, kind, node_type in _hooks(type(visitor)):
             (on_visit if kind == "visit" else on_leave)[node_type].append(getattr(visitor, name))
-    stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+    plans: dict[type, tuple] = {}  # node class -> (its visit hooks, its leave hooks)
+    stack: list = [module]  # nodes to visit, and (leave hooks, node) to leave
     while stack:
-        node, leaving = stack.pop()
-        node_type = type(node).__name__
-        if leaving:
-            for hook in on_leave.get(node_type, ()):
+        entry = stack.pop()
+        if type(entry) is tuple:
+            hooks, node = entry
+            for hook in hooks:
                 hook(node)
             continue
-        for hook in on_visit.get(node_type, ()):
-            hook(node)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(child_nodes(node)))
+        node_class = type(entry)
+        plan = plans.get(node_class)
+        if plan is None:
+            name = node_class.__name__
+            plan = plans[node_class] = (tuple(on_visit[name]), tuple(on_leave[name]))
+        for hook in plan[0]:
+            hook(entry)
+        if plan[1]:
+            stack.append((plan[1], entry))
+        children = child_nodes(entry)
+        children.reverse()
+        stack += children
 
 
 @cache
