@@ -3,14 +3,16 @@
 The rules of one file read the trees of every file (imported constants resolve across the
 project), and handing trees to another process costs more than parsing them. So the audit parses
 once and then forks: a forked child sees the parent's trees as they are, without copying, and
-sends back only its findings. Where fork is missing (Windows) or one core is all there is, the
-work runs here, in order.
+sends back only its findings. Where fork is missing (Windows), where other threads run (a child
+would inherit the locks they hold, but not them) or where one core is all there is, the work runs
+here, in order.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -33,7 +35,8 @@ def map_forked(
     work: Callable[[Item], Result], items: Sequence[Item], weight: Callable[[Item], int]
 ) -> list[Result]:
     """[work(item) for item in items], the items shared out by weight over forked children."""
-    shares = _shares(items, weight, cores() if hasattr(os, "fork") else 1)
+    may_fork = hasattr(os, "fork") and threading.active_count() == 1
+    shares = _shares(items, weight, cores() if may_fork else 1)
     children = [_fork(work, share) for share in shares[1:]]
     try:
         results = {index: work(item) for index, item in shares[0]}

@@ -4,6 +4,7 @@ and a child's failure reported with its traceback."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,7 @@ def test_findings_are_the_same_on_one_core_and_on_several(project: Path, monkeyp
         'def pick(op):\n    return op.name == "soft" + "max"\n'
     )
     config = load_config(project / "pyproject.toml")
+    assert threading.active_count() == 1  # so that 2 and 3 cores do fork
     reports = {}
     for count in (1, 2, 3):
         monkeypatch.setattr(parallel, "cores", lambda count=count: count)
@@ -68,3 +70,16 @@ def test_findings_are_the_same_on_one_core_and_on_several(project: Path, monkeyp
     assert len(reports[1].findings) >= 2
     assert reports[1].findings == reports[2].findings == reports[3].findings
     assert reports[1].suppressed == reports[2].suppressed == reports[3].suppressed
+
+
+def test_no_fork_while_other_threads_run(monkeypatch):
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    release = threading.Event()
+    waiting = threading.Thread(target=release.wait)
+    waiting.start()
+    try:
+        results = parallel.map_forked(_with_pid, [1, 2, 3], _one)
+    finally:
+        release.set()
+        waiting.join()
+    assert {pid for _, pid in results} == {os.getpid()}
