@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +17,11 @@ from audits.baseline import apply_baseline, load_baseline
 from audits.config import AuditConfig
 from audits.discovery import discover_files, relative_path
 from audits.evaluation import EvaluationState, Evaluator, Origin, ProjectBindings, ScopeTracker
+from audits.evaluation.bindings import bound_names
 from audits.evaluation.values import excerpt
 from audits.findings import Finding
 from audits.op_registry import load_registry_ops
-from audits.parallel import map_forked
+from audits.parallel import run_shared
 from audits.parsing import parse_module
 from audits.rules import RULE_CODES, RULES, FileContext
 from audits.rules.base import DocstringCollector, Embedded
@@ -87,25 +87,54 @@ def _audit_project(config: AuditConfig, paths: list[Path] | None, use_baseline: 
     if not files:
         where = ", ".join(str(p) for p in paths) if paths else ", ".join(config.paths)
         raise NoFilesScanned(f"scanned no files under {where} (root {config.root})")
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the registry loads in a child process
-        registry = pool.submit(load_registry_ops, config)  # while this one parses
-        sources = [_read(file, config.root) for file in files]
-        registry_ops, registry_note = registry.result()
-    state = _evaluation_state(sources)
-    results = map_forked(
-        lambda source: _audit_source(source, config, registry_ops, state),
-        sources,
-        weight=lambda source: len(source.text),
+    share = _Share(config)
+    results, (_, registry_note) = run_shared(
+        files,
+        weight=lambda file: file.stat().st_size,
+        first=share.parse,
+        then=share.audit,
+        common=lambda: load_registry_ops(config),  # in a child process, while this one parses
     )
     findings = [finding for found, _ in results for finding in found]
     suppressed = sum(hidden for _, hidden in results)
-    report = AuditReport(findings, [source.path for source in sources], suppressed=suppressed)
+    scanned = [relative_path(file, config.root) for file in files]
+    report = AuditReport(findings, scanned, suppressed=suppressed)
     report.notes += [registry_note] if registry_note else []
     if use_baseline:
         _apply_baseline(report, config, scanned=set(report.files) if paths else None)
     report.findings.sort()
     report.seconds = time.perf_counter() - started
     return report
+
+
+class _Share:
+    """One process's part of a project audit (see audits/parallel.py): it parses its files,
+    learns from the other processes which names their files bind, and audits its files."""
+
+    def __init__(self, config: AuditConfig) -> None:
+        self.config = config
+        self.sources: list[_Source] = []
+        self.project = ProjectBindings(load=self._load)
+
+    def _load(self, path: str) -> cst.Module | None:
+        return _read(self.config.root / path, self.config.root).module
+
+    def parse(self, share: list[tuple[int, Path]]) -> dict[str, set[str]]:
+        """Its files parsed; returns what they bind, for the other processes."""
+        self.sources = [_read(file, self.config.root) for _, file in share]
+        for source in self.sources:
+            if source.module is not None:
+                self.project.add(source.path, source.module)
+        return {path: bound_names(bindings) for path, bindings in self.project.modules.items()}
+
+    def audit(self, share, summaries: list[dict[str, set[str]]], registry) -> list:
+        """(findings, suppressed) of each of its files."""
+        for summary in summaries:
+            for path, names in summary.items():
+                if path not in self.project.modules:
+                    self.project.expect(path, names)
+        state = _AuditState(self.project)
+        return [_audit_source(source, self.config, registry[0], state) for source in self.sources]
 
 
 def audit_source(

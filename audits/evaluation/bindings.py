@@ -8,6 +8,7 @@ The project index joins the modules so that `from .kinds import KIND` resolves b
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -77,21 +78,63 @@ class ModuleBindings:
 
 
 class ProjectBindings:
-    """Every module's bindings, and module-level names and classes across the project by name."""
+    """Every module's bindings, and module-level names and classes across the project by name.
 
-    def __init__(self) -> None:
+    A module another process parsed is known here by the names it binds (`expect`) and parsed
+    here (`load(path)`) only when one of those names is looked up.
+    """
+
+    def __init__(self, load: Callable[[str], cst.Module | None] | None = None) -> None:
         self.modules: dict[str, ModuleBindings] = {}
-        self.names: dict[str, list[tuple[ModuleBindings, Binding]]] = defaultdict(list)
-        self.classes: dict[str, list[ModuleBindings]] = defaultdict(list)
+        self._names: dict[str, list[tuple[ModuleBindings, Binding]]] = defaultdict(list)
+        self._classes: dict[str, list[ModuleBindings]] = defaultdict(list)
+        self._elsewhere: dict[str, list[str]] = defaultdict(list)  # name -> paths not parsed
+        self._load = load
 
     def add(self, path: str, module: cst.Module) -> ModuleBindings:
         bindings = ModuleBindings.of(path, module)
         self.modules[path] = bindings
         for name, found in bindings.names.items():
-            self.names[name].extend((bindings, b) for b in found if b.kind != "import")
+            self._names[name].extend((bindings, b) for b in found if b.kind != "import")
         for name in bindings.classes:
-            self.classes[name].append(bindings)
+            self._classes[name].append(bindings)
         return bindings
+
+    def expect(self, path: str, names: Iterable[str]) -> None:
+        """The module `path`, parsed elsewhere, binds `names` (`bound_names` of its bindings)."""
+        for name in names:
+            self._elsewhere[name].append(path)
+
+    def named(self, name: str) -> list[tuple[ModuleBindings, Binding]]:
+        """(module, binding) for each module-level binding of `name` in the project."""
+        self._load_binders(name)
+        return self._names.get(name, [])  # in the order of the modules' paths (see _load_binders)
+
+    def classes_named(self, name: str) -> list[ModuleBindings]:
+        self._load_binders(name)
+        return self._classes.get(name, [])
+
+    def _load_binders(self, name: str) -> None:
+        """Parse the modules elsewhere that bind `name`; keep every list in path order, so that
+        however the modules were shared out, a name resolves the same way."""
+        paths = self._elsewhere.pop(name, ())
+        for path in paths:
+            module = None if path in self.modules or self._load is None else self._load(path)
+            if module is not None:
+                self.add(path, module)
+        if paths:
+            self._names[name].sort(key=_module_path)
+            self._classes[name].sort(key=lambda bindings: bindings.path)
+
+
+def _module_path(pair: tuple[ModuleBindings, Binding]) -> str:
+    return pair[0].path
+
+
+def bound_names(bindings: ModuleBindings) -> set[str]:
+    """What a module contributes to the project's index: names it binds, classes it defines."""
+    names = {n for n, found in bindings.names.items() if any(b.kind != "import" for b in found)}
+    return names | set(bindings.classes)
 
 
 def assigned(small: cst.CSTNode):

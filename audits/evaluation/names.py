@@ -73,7 +73,7 @@ class NameResolution:
             return self._class_bindings(self.bindings, base, attribute)
         if base in self.bindings.imported:
             project = self.state.project
-            owners = project.classes.get(self.bindings.imported[base], ())
+            owners = project.classes_named(self.bindings.imported[base])
             found = [
                 pair for owner in owners for pair in self._class_bindings(owner, base, attribute)
             ]
@@ -111,7 +111,7 @@ class NameResolution:
     def _project_bindings(self, name: str) -> list[tuple[NameResolution, Binding]]:
         return [
             (self.state.module_level(owner), binding)
-            for owner, binding in self.state.project.names.get(name, ())
+            for owner, binding in self.state.project.named(name)
             if owner is not self.bindings
         ]
 
