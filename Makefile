@@ -65,6 +65,13 @@ gpu-check: install
 gpu-bench: install
 	$(PY) bench/gpu.py
 
+# Without a GPU: every suite kernel's CUDA C++ and TileLang GPU forms through nvcc for sm_90 with
+# `ptxas -v` (registers, shared memory, spills, tensor-core instructions); writes
+# bench/results/gpu_static.md.
+.PHONY: gpu-static
+gpu-static: install
+	$(PY) bench/gpu_static.py
+
 # Compile time of our pipeline (every backend) against NineToothed 0.26's make, on the CPU; writes
 # bench/results/compile_time.md. `make bench ARGS="--repeat 9 --kernel matmul"` passes options.
 bench: install

@@ -1,0 +1,211 @@
+"""`make gpu-static`: what the GPU forms of the suite kernels are, shown without a GPU.
+
+For every suite kernel, the CUDA C++ backend's GPU form and TileLang's CUDA lowering of its CUDA
+form are compiled by nvcc for sm_90 with `ptxas -v`: registers per thread, static shared memory,
+bytes spilled, and the tensor-core instructions (`mma`, `wgmma`) in the PTX; for TileLang also the
+tile operations its program uses. Writes `bench/results/gpu_static.md` with the targets of issue 13
+and whether each is met. Needs nvcc, no GPU.
+
+    python bench/gpu_static.py [--kernel NAME ...] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import math
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from compiler.checking import build
+from compiler.runtime.cuda_build import ARCH, SHIM_DIR
+from compiler.suite import SUITE
+
+RESULTS = Path(__file__).parent / "results" / "gpu_static.md"
+BACKENDS = ("cuda", "tilelang")
+TENSOR_CORE = re.compile(r"^\s*(wgmma\.\S+|mma\.sync\.\S+|wmma\.mma\.\S+)", re.MULTILINE)
+ALLOC_SHARED = re.compile(r"T\.alloc_shared\(\(([\d, ]+)\), T\.(\w+)\)")
+TILE_OPS = ("T.copy", "T.gemm", "T.reduce", "T.Pipelined", "T.alloc_fragment", "T.Parallel")
+NO_SPILLS = ("matmul", "matmul_fp16", "flash_attention", "flash_attention_causal")
+TENSOR_CORES = ("matmul_fp16", "bmm", "flash_attention")
+
+
+@dataclass
+class Form:
+    kernel: str
+    backend: str
+    registers: int
+    shared_bytes: int
+    spilled_bytes: int
+    tensor_core: dict[str, int]  # PTX instruction -> count
+    tile_ops: tuple[str, ...]  # TileLang operations in the program
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernel", action="append", help="only these kernels (default: all)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the table")
+    return parser.parse_args(argv)
+
+
+def ptxas_usage(log: str, kernel: str) -> tuple[int, int, int]:
+    """(registers, shared memory bytes, spilled bytes) that `ptxas -v` printed for the entry
+    whose mangled or plain name holds `kernel`."""
+    lines = log.splitlines()
+    for index, line in enumerate(lines):
+        if "Compiling entry function" in line and kernel in line:
+            block = "\n".join(lines[index : index + 4])
+            registers = re.search(r"Used (\d+) registers", block)
+            shared = re.search(r"(\d+) bytes smem", block)
+            stores = re.search(r"(\d+) bytes spill stores", block)
+            loads = re.search(r"(\d+) bytes spill loads", block)
+            spilled = sum(int(m.group(1)) for m in (stores, loads) if m)
+            return (
+                int(registers.group(1)) if registers else 0,
+                int(shared.group(1)) if shared else 0,
+                spilled,
+            )
+    raise RuntimeError(f"ptxas printed nothing for an entry named like {kernel!r}:\n{log}")
+
+
+def dynamic_shared_bytes(program: str) -> int:
+    """TileLang places `T.alloc_shared` buffers in dynamic shared memory, which ptxas does not
+    count: their sizes, from the program."""
+    total = 0
+    for shape, dtype in ALLOC_SHARED.findall(program):
+        elements = math.prod(int(n) for n in shape.replace(" ", "").split(",") if n)
+        total += elements * getattr(torch, dtype).itemsize
+    return total
+
+
+def compile_for_sm90(source: str, kernel: str, flags: list[str]) -> tuple[tuple, str]:
+    """(ptxas usage, PTX text) of `source` for sm_90."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        raise RuntimeError("nvcc not found: install the CUDA toolkit and put its bin/ on PATH")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{kernel}.cu"
+        path.write_text(source)
+        common = [nvcc, f"-arch={ARCH}", *flags, str(path)]
+        cubin = subprocess.run(
+            [*common, "-cubin", "-Xptxas", "-v", "-o", str(path.with_suffix(".cubin"))],
+            capture_output=True,
+            text=True,
+        )
+        if cubin.returncode != 0:
+            raise RuntimeError(f"nvcc rejected the {kernel} GPU form:\n{cubin.stderr[-2000:]}")
+        ptx = subprocess.run(
+            [*common, "--ptx", "-o", str(path.with_suffix(".ptx"))], capture_output=True, text=True
+        )
+        if ptx.returncode != 0:
+            raise RuntimeError(f"nvcc --ptx rejected the {kernel} GPU form:\n{ptx.stderr[-2000:]}")
+        return ptxas_usage(cubin.stderr + cubin.stdout, kernel), path.with_suffix(
+            ".ptx"
+        ).read_text()
+
+
+def gpu_form(name: str, backend: str) -> Form:
+    kernel = SUITE[name]
+    artifact = build(kernel, backend, "cuda").compile(*kernel.make_args(0), **kernel.call_kwargs)
+    if backend == "cuda":
+        source = artifact.source
+        flags = ["-std=c++17", "-include", str(SHIM_DIR / "ntc_cuda_device.h")]
+        tile_ops: tuple[str, ...] = ()
+    else:
+        import tilelang
+
+        from compiler.runtime.tilelang_launcher import cuda_source
+
+        source = cuda_source(artifact, ARCH)
+        flags = ["-std=c++20", "-w", f"-I{tilelang.env.TILELANG_TEMPLATE_PATH}"]
+        flags += [f"-I{tilelang.env.CUTLASS_INCLUDE_DIR}"]
+        tile_ops = tuple(op for op in TILE_OPS if op in artifact.source)
+    (registers, shared, spilled), ptx = compile_for_sm90(source, artifact.kernel_name, flags)
+    shared += dynamic_shared_bytes(artifact.source) if backend == "tilelang" else 0
+    found: dict[str, int] = {}
+    for instruction in TENSOR_CORE.findall(ptx):
+        found[instruction] = found.get(instruction, 0) + 1
+    return Form(name, backend, registers, shared, spilled, found, tile_ops)
+
+
+def table(forms: list[Form]) -> list[str]:
+    rows = [
+        "| kernel | backend | registers | shared memory | spilled | tensor-core instructions "
+        "| TileLang tile operations |",
+        "|---|---|---:|---:|---:|---|---|",
+    ]
+    for form in forms:
+        cores = ", ".join(f"{n} x `{i}`" for i, n in sorted(form.tensor_core.items())) or "none"
+        tiles = ", ".join(f"`{op}`" for op in form.tile_ops) or (
+            "-" if form.backend == "cuda" else "none"
+        )
+        rows.append(
+            f"| {form.kernel} | {form.backend} | {form.registers} | {form.shared_bytes} B | "
+            f"{form.spilled_bytes} B | {cores} | {tiles} |"
+        )
+    return rows
+
+
+def targets(forms: list[Form]) -> list[str]:
+    """Issue 13's static targets, each met or not, with the forms that miss it."""
+    by_key = {(f.kernel, f.backend): f for f in forms}
+
+    def verdict(misses: list[str], checked: int) -> str:
+        if not checked:
+            return "not checked (kernels not in this run)"
+        return "met" if not misses else "**not met**: " + ", ".join(misses)
+
+    spill = [by_key[k, b] for k in NO_SPILLS for b in BACKENDS if (k, b) in by_key]
+    cores = [by_key[k, "cuda"] for k in TENSOR_CORES if (k, "cuda") in by_key]
+    gemm = [by_key[k, "tilelang"] for k in TENSOR_CORES if (k, "tilelang") in by_key]
+    return [
+        "| target | result |",
+        "|---|---|",
+        "| every GPU form compiles for sm_90 | met (every row above) |",
+        "| 0 bytes spilled in matmul and attention | "
+        + verdict([f"{f.kernel} {f.backend}" for f in spill if f.spilled_bytes], len(spill))
+        + " |",
+        "| tensor-core instructions in the CUDA PTX of the fp16 matmul, bmm and attention | "
+        + verdict([f.kernel for f in cores if not f.tensor_core], len(cores))
+        + " |",
+        "| TileLang's program of those kernels uses `T.gemm` | "
+        + verdict([f.kernel for f in gemm if "T.gemm" not in f.tile_ops], len(gemm))
+        + " |",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    kernels = args.kernel or sorted(SUITE)
+    forms = []
+    for name in kernels:
+        for backend in BACKENDS:
+            forms.append(gpu_form(name, backend))
+            print(table(forms)[-1], flush=True)
+    lines = [
+        "# GPU forms without a GPU (sm_90)",
+        "",
+        f"{datetime.date.today()} · `python bench/gpu_static.py` · nvcc for {ARCH}, `ptxas -v` "
+        "per kernel; registers are per thread; shared memory is per block, static (ptxas) plus "
+        "TileLang's dynamic buffers; spilled is spill stores plus spill loads.",
+        "",
+        *table(forms),
+        "",
+        "## Targets",
+        "",
+        *targets(forms),
+    ]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

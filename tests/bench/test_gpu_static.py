@@ -1,0 +1,55 @@
+"""The static GPU report (`make gpu-static`): ptxas's numbers read right, TileLang's dynamic shared
+memory counted, and the script itself on one kernel through nvcc."""
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("gpu_static", ROOT / "bench" / "gpu_static.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+PTXAS_LOG = """ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'other_kernel' for 'sm_90'
+ptxas info    : Used 8 registers, 360 bytes cmem[0]
+ptxas info    : Compiling entry function '_Z6matmulPfS_' for 'sm_90'
+ptxas info    : Function properties for _Z6matmulPfS_
+    24 bytes stack frame, 16 bytes spill stores, 12 bytes spill loads
+ptxas info    : Used 255 registers, 20480 bytes smem, 432 bytes cmem[0]
+"""
+
+
+def test_ptxas_usage_is_read_for_the_named_entry():
+    module = _script()
+    assert module.ptxas_usage(PTXAS_LOG, "matmul") == (255, 20480, 28)
+    assert module.ptxas_usage(PTXAS_LOG, "other_kernel") == (8, 0, 0)
+    with pytest.raises(RuntimeError, match="nothing for an entry named like 'softmax'"):
+        module.ptxas_usage(PTXAS_LOG, "softmax")
+
+
+def test_tilelang_dynamic_shared_memory_is_counted_from_the_program():
+    program = (
+        "a = T.alloc_shared((256,), T.float16)\n"
+        "b = T.alloc_shared((32, 64), T.float32)\n"
+        "c = T.alloc_var(T.int32, init=0)\n"
+    )
+    assert _script().dynamic_shared_bytes(program) == 256 * 2 + 32 * 64 * 4
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
+def test_report_for_one_kernel(tmp_path):
+    out = tmp_path / "gpu_static.md"
+    assert _script().main(["--kernel", "vector_add", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "| vector_add | cuda | " in text and "| vector_add | tilelang | " in text
+    assert "| 0 bytes spilled in matmul and attention | not checked" in text
