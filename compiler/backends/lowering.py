@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from compiler.backends.artifact import Artifact, build_artifact
-from compiler.backends.registry import get_target
+from compiler.backends.registry import get_target, wide_index_backends
+from compiler.errors import CompileError
 from compiler.ir import Kernel, print_kernel
 from compiler.ir.parser import copy_kernel
 from compiler.passes.autotune import Tuner
@@ -44,6 +45,24 @@ def lower_unified_ssa_artifact(
     context = PassContext(target=target, options=dict(options or {}), tuner=tuner)
     # The copy prints as the original does, and the last entry holds the final text.
     trace = PassManager(passes, context).run(work, text=initial_ssa)
+    too_wide = _index_constant_past(work, target.capability("index_bits", 64))
+    if too_wide is not None:
+        if target.widened() is None:
+            raise CompileError(
+                f"@{kernel.name}: the index constant {too_wide} does not fit the {backend} "
+                f"backend's {target.capability('index_bits', 64)}-bit offsets, and it has no "
+                "64-bit form; use a backend that indexes in 64 bits "
+                f"({', '.join(wide_index_backends(device)) or 'none for this device'})"
+            )
+        return lower_unified_ssa_artifact(
+            kernel,
+            backend,
+            device=device,
+            options=options,
+            pipeline=pipeline,
+            tuner=tuner,
+            index_bits=64,
+        )
     return build_artifact(
         work,
         target,
@@ -51,3 +70,16 @@ def lower_unified_ssa_artifact(
         trace=[entry.to_dict() for entry in trace],
         ssa=trace[-1].ir if trace else initial_ssa,
     )
+
+
+def _index_constant_past(kernel: Kernel, bits: int) -> int | None:
+    """An index constant of the lowered kernel that `bits`-bit offsets cannot hold, if any: the
+    launcher checks the tensors' reach, this the numbers the program itself brings."""
+    if bits >= 64:
+        return None
+    for op in kernel.walk():
+        if op.name == "arith.constant" and getattr(op.results[0].type, "dtype", None) == "index":
+            value = op.attrs["value"]
+            if isinstance(value, int) and not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+                return value
+    return None

@@ -41,3 +41,12 @@ def get_target(name: str, device: str = "cpu") -> Target:
         known = ", ".join(sorted(TARGETS))
         problem = f"has targets for {devices} only" if devices else f"is unknown (known: {known})"
         raise KeyError(f"backend {name!r} for device {device!r}: the backend {problem}") from None
+
+
+def wide_index_backends(device: str) -> list[str]:
+    """The backends that can compute offsets in 64 bits on `device` (what a refusal suggests)."""
+    return sorted(
+        backend
+        for (backend, on), target in DEVICE_TARGETS.items()
+        if on == device and target.widened() is not None
+    )

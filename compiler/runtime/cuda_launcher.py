@@ -3,8 +3,8 @@ block), or compiled by nvcc for a CUDA GPU, whichever device the artifact was lo
 
 Both libraries export the same entry (see `cuda_build.py`), which takes one pointer per kernel
 argument: a buffer is the tensor's data pointer (its storage at the storage offset; the kernel
-indexes it with the stride arguments, so any layout works), an index is a `long long`, a scalar
-has its dtype's width (f16/bf16 scalars as their 16 bits).
+indexes it with the stride arguments, so any layout works), an index is an `int` or a `long long`
+(the artifact's `index_bits`), a scalar has its dtype's width (f16/bf16 scalars as their 16 bits).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ _SCALARS = {
     "u64": ctypes.c_uint64,
     "f32": ctypes.c_float,
     "f64": ctypes.c_double,
-    "index": ctypes.c_longlong,
 }
+_INDEX = {32: ctypes.c_int32, 64: ctypes.c_int64}
 _HALVES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 _LIBRARIES: dict[tuple[str, str], ctypes.CDLL] = {}  # (source, device) -> the loaded library
@@ -47,7 +47,8 @@ def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
         return  # CUDA refuses an empty grid; there is nothing to run
     entry = _library(artifact).ntc_launch
     values = [
-        _argument(artifact.arg_dtypes[name], kind, bindings[name]) for name, kind in artifact.args
+        _argument(artifact.arg_dtypes[name], kind, bindings[name], artifact.index_bits)
+        for name, kind in artifact.args
     ]
     pointers = (ctypes.c_void_p * len(values))(*(ctypes.addressof(v) for v in values))
     threads = artifact.num_warps * 32 if artifact.num_warps else THREADS_PER_BLOCK
@@ -84,10 +85,12 @@ def _library(artifact: Artifact) -> ctypes.CDLL:
     return _LIBRARIES[key]
 
 
-def _argument(dtype: str, kind: str, value: object) -> ctypes._SimpleCData:
+def _argument(dtype: str, kind: str, value: object, index_bits: int) -> ctypes._SimpleCData:
     """The argument as the kernel's parameter type lays it out in memory."""
     if kind == "buffer":
         return ctypes.c_void_p(value.data_ptr())
+    if dtype == "index":
+        return _INDEX[index_bits](value)
     if dtype in _HALVES:
         bits = torch.tensor(value, dtype=_HALVES[dtype]).view(torch.int16).item()
         return ctypes.c_uint16(bits & 0xFFFF)

@@ -18,7 +18,7 @@ import torch
 
 from compiler.backends.artifact import Artifact
 from compiler.backends.lowering import lower_unified_ssa_artifact
-from compiler.backends.registry import DEVICE_TARGETS, get_target
+from compiler.backends.registry import get_target, wide_index_backends
 from compiler.ir import parse_kernel
 from compiler.runtime.bindings import LaunchError
 
@@ -63,11 +63,7 @@ def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple | Non
 
 
 def _refusal(artifact: Artifact, name: str, tensor: torch.Tensor, reach: int) -> str:
-    wide = sorted(
-        backend
-        for (backend, device), target in DEVICE_TARGETS.items()
-        if device == artifact.device and target.widened() is not None
-    )
+    wide = wide_index_backends(artifact.device)
     return (
         f"@{artifact.kernel_name} on {artifact.backend} ({artifact.device}) indexes in "
         f"{artifact.index_bits} bits, and {name} (sizes {tuple(tensor.shape)}, strides "

@@ -52,7 +52,7 @@ kernel @scaled(%exp: buffer<f32>, %new: index, %x: f32) attributes {grid = "1"} 
 }
 """
     source = build_artifact(parse_kernel(ir), get_target("cuda")).source
-    assert "float* __restrict__ exp_, long long new_, float x)" in source
+    assert "float* __restrict__ exp_, int new_, float x)" in source
     assert "exp(" in source
 
 

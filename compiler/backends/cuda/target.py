@@ -32,7 +32,21 @@ _INFIX = {
     "arith.idiv": "/",  # C++ integer division truncates toward zero, as the IR's idiv
     "arith.irem": "%",  # and `%` takes the sign of the dividend, as the IR's irem
 }
-_PROGRAM_IDS = ("(long long)blockIdx.x", "(long long)blockIdx.y", "(long long)blockIdx.z")
+# Offsets in 32 bits while the launcher finds they fit (`compiler/runtime/index_width.py`), else
+# the 64-bit form (`wide_index`): one `{index}` spelling of each id serves both.
+_PROGRAM_IDS = ("({index})blockIdx.x", "({index})blockIdx.y", "({index})blockIdx.z")
+_THREAD_IDS = {
+    "index.thread_id": "({index})threadIdx.x",
+    "index.num_threads": "({index})blockDim.x",
+}
+
+
+def _ids(index: str) -> dict[str, object]:
+    spelled = {op: text.format(index=index) for op, text in _THREAD_IDS.items()}
+    ids = tuple(text.format(index=index) for text in _PROGRAM_IDS)
+    return {**spelled, "index.program_id": lambda op: ids[op.attrs["axis"]]}
+
+
 _SCOPES = {"shared": "__shared__ ", "local": ""}  # mem.alloc {scope}: the declaration's qualifier
 
 
@@ -74,9 +88,7 @@ SPELLING = {
         "ntc_atomic_{kind}(&{buffer}[{offset}], {value})", "({cond} ? {update} : ({dtype})(0))"
     ),
     "select.where": "({0} ? {1} : {2})",
-    "index.program_id": lambda op: _PROGRAM_IDS[op.attrs["axis"]],
-    "index.thread_id": "(long long)threadIdx.x",
-    "index.num_threads": "(long long)blockDim.x",
+    **_ids("int"),
     "mem.load": _load,
     "mem.store": _store,
     "mem.alloc": _alloc,
@@ -93,7 +105,7 @@ _DTYPES = {
     "bf16": "__nv_bfloat16",
     "f32": "float",
     "f64": "double",
-    "index": "long long",
+    "index": "int",
 }
 
 
@@ -124,7 +136,7 @@ TARGET = Target(
         "tile_cap": 32,
         "max_warps": 8,  # 256 threads: a 32 x 32 tile gives each thread four elements
         "shared_memory": True,
-        "index_bits": 64,
+        "index_bits": 32,
     },
     operand_dtypes={
         **OPERAND_DTYPES,
@@ -132,6 +144,8 @@ TARGET = Target(
         "math.abs": MATH_DTYPES,  # abs(__half) is ambiguous in C++: halves widen to f32
     },
     declaring_ops=frozenset({"mem.alloc"}),
+    # Past 2^31 elements: every index, the size and stride parameters included, a `long long`.
+    wide_index={"index": "long long", "spelling": _ids("long long")},
 )
 
 # One source for both devices: the CPU runs it through the host shim, a GPU compiles it with nvcc.
