@@ -44,30 +44,35 @@ def _wide(initial_ssa: str, backend: str, device: str, options: tuple) -> Artifa
     )
 
 
-def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple | None:
-    """(name, tensor, reach) of the first tensor past the artifact's index width, else None."""
+def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple[str, str] | None:
+    """(name, what passes the width) of the first tensor whose offsets, or index argument whose
+    value, the artifact's index width cannot hold, else None."""
     if artifact.index_bits >= 64:
         return None
     limit = 2 ** (artifact.index_bits - 1) - 1
     pad = max((v for v in artifact.schedule.values() if isinstance(v, int)), default=1) - 1
     for name, kind in artifact.args:
-        tensor = bindings.get(name)
-        if kind != "buffer" or not isinstance(tensor, torch.Tensor) or tensor.numel() == 0:
+        value = bindings.get(name)
+        if kind != "buffer":
+            index = artifact.arg_dtypes.get(name) == "index" and isinstance(value, int)
+            if index and not -limit - 1 <= value <= limit:
+                return name, f"is {value}"
             continue
-        sizes, strides = tensor.shape, tensor.stride()
+        if not isinstance(value, torch.Tensor) or value.numel() == 0:
+            continue
+        sizes, strides = value.shape, value.stride()
         reach = sum((size + pad) * abs(stride) for size, stride in zip(sizes, strides, strict=True))
         reach = max([reach, *sizes]) + pad
         if reach > limit:
-            return name, tensor, reach
+            return name, f"(sizes {tuple(sizes)}, strides {strides}) reaches element offset {reach}"
     return None
 
 
-def _refusal(artifact: Artifact, name: str, tensor: torch.Tensor, reach: int) -> str:
+def _refusal(artifact: Artifact, name: str, passing: str) -> str:
     wide = wide_index_backends(artifact.device)
     return (
         f"@{artifact.kernel_name} on {artifact.backend} ({artifact.device}) indexes in "
-        f"{artifact.index_bits} bits, and {name} (sizes {tuple(tensor.shape)}, strides "
-        f"{tuple(tensor.stride())}) reaches element offset {reach}, past "
+        f"{artifact.index_bits} bits, and {name} {passing}, past "
         f"{2 ** (artifact.index_bits - 1) - 1}; split the tensor, or use a backend that indexes "
         f"in 64 bits ({', '.join(wide) or 'none for this device'})"
     )

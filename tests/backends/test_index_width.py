@@ -131,3 +131,17 @@ def test_a_zero_dimensional_tensor_fits():
         )(x, out)
         assert out.item() == 3.5, backend
         out.fill_(float("nan"))
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_an_index_argument_past_the_width_takes_the_wide_form(backend):
+    """A scalar the kernel indexes with counts as much as a tensor's reach (checked, not run)."""
+    artifact = lower_unified_ssa_artifact(load_ir("masked_add"), backend)
+    x = torch.zeros(8)
+    assert fitting(artifact, {"x": x, "y": x, "out": x, "n": 8}) is artifact
+    bindings = {"x": x, "y": x, "out": x, "n": 2**31 + 5}
+    if backend in REFUSING:
+        with pytest.raises(LaunchError, match=r"and n is 2147483653, past 2147483647"):
+            fitting(artifact, bindings)
+    else:
+        assert fitting(artifact, bindings).index_bits == 64
