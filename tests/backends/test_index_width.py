@@ -1,9 +1,10 @@
 """Index width per launch. A backend that computes offsets in 32 bits runs a launch whose offsets
-do not fit in its 64-bit form (lowered and cached apart), or, without one, refuses it before
-anything runs, naming the tensor and the backends that can. CUDA C++ and TVM (their 64-bit forms)
-add 1 to every element of an int8 tensor of 2^31 + 4,099 elements (2.2 GB);
-Triton's form is checked with a stubbed width, as its interpreter would take an hour on 2^31
-elements. Refused tensors are allocated and never touched."""
+do not fit in its 64-bit form (lowered and cached apart), or, without one (a target record stubbed
+without it here: every backend has one), refuses it before anything runs, naming the tensor and
+the backends that can. CUDA C++ and TVM add 1 to every element of an int8 tensor of 2^31 + 4,099
+elements (2.2 GB) in their 64-bit forms; Triton's and TileLang's forms are checked with a stubbed
+width, as Triton's interpreter would take an hour on 2^31 elements. Refused tensors are allocated
+and never touched."""
 
 import dataclasses
 
@@ -12,7 +13,7 @@ import torch
 from conftest import load_ir
 
 import compiler.dsl as ninetoothed
-from compiler.backends import TARGETS, lower_unified_ssa_artifact
+from compiler.backends import TARGETS, lower_unified_ssa_artifact, registry
 from compiler.dsl import Tensor
 from compiler.errors import CompileError
 from compiler.runtime import dispatch
@@ -20,9 +21,19 @@ from compiler.runtime.bindings import LaunchError
 from compiler.runtime.index_width import fitting
 
 LARGE = 2**31 + 4099
-REFUSING = sorted(n for n, t in TARGETS.items() if t.widened() is None)
 WIDENING = sorted(n for n, t in TARGETS.items() if t.widened() not in (None, t))
-CAPABLE = sorted(set(TARGETS) - set(REFUSING))
+
+
+@pytest.fixture
+def without_wide_form(monkeypatch):
+    """`narrow(backend)`: that backend's record stubbed without its 64-bit form."""
+
+    def narrow(backend: str) -> list[str]:
+        target = dataclasses.replace(TARGETS[backend], wide_index={})
+        monkeypatch.setitem(registry.DEVICE_TARGETS, (backend, "cpu"), target)
+        return sorted(set(TARGETS) - {backend})  # the backends a refusal names
+
+    return narrow
 
 
 def arrange(x, out):
@@ -37,39 +48,39 @@ def kernel(backend: str):
     return ninetoothed.make(arrange, add_one, (Tensor(1), Tensor(1)), backend=backend, device="cpu")
 
 
-def test_every_kind_of_backend_is_here():
-    assert REFUSING and WIDENING
+def test_every_backend_has_a_64_bit_form():
+    assert WIDENING == sorted(TARGETS)
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
-def test_an_index_constant_past_the_width_takes_the_wide_form(backend):
+def test_an_index_constant_past_the_width_takes_the_wide_form(backend, without_wide_form):
     """(i + 2^33) // 2^33 is 1 in 64 bits; 2^33 in 32 bits would be 0 and divide by zero."""
     ir = load_ir("big_constant")
-    if backend in REFUSING:
-        with pytest.raises(CompileError, match=r"index constant 8589934592 does not fit"):
-            lower_unified_ssa_artifact(ir, backend)
-        return
     artifact = lower_unified_ssa_artifact(ir, backend)
     assert artifact.index_bits == 64
     x, out = torch.randn(200), torch.full((200,), float("nan"))
     dispatch.launch(artifact, {"x": x, "out": out, "n": 200})
     assert torch.equal(out, x)
+    without_wide_form(backend)
+    with pytest.raises(CompileError, match=r"index constant 8589934592 does not fit"):
+        lower_unified_ssa_artifact(ir, backend)
 
 
-@pytest.mark.parametrize("backend", REFUSING)
-def test_a_backend_without_a_wide_form_refuses_offsets_past_its_width(backend):
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_backend_without_a_wide_form_refuses_offsets_past_its_width(backend, without_wide_form):
+    capable = without_wide_form(backend)
     x = torch.empty(LARGE, dtype=torch.int8)
     with pytest.raises(LaunchError, match=r"indexes in 32 bits, and x .* past 2147483647") as info:
         kernel(backend)(x, torch.empty_like(x))
-    assert f"in 64 bits ({', '.join(CAPABLE)})" in str(info.value)
+    assert f"in 64 bits ({', '.join(capable)})" in str(info.value)
 
 
-@pytest.mark.parametrize("backend", REFUSING)
-def test_strides_count_as_well_as_sizes(backend):
+def test_strides_count_as_well_as_sizes(without_wide_form):
     """A small view whose elements lie far apart reaches as far as its strides take it."""
+    without_wide_form("tilelang")
     x = torch.empty(LARGE, dtype=torch.int8).as_strided((3,), (2**30,))
     with pytest.raises(LaunchError, match="strides"):
-        kernel(backend)(x, torch.empty(3, dtype=torch.int8))
+        kernel("tilelang")(x, torch.empty(3, dtype=torch.int8))
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
@@ -134,14 +145,13 @@ def test_a_zero_dimensional_tensor_fits():
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
-def test_an_index_argument_past_the_width_takes_the_wide_form(backend):
+def test_an_index_argument_past_the_width_takes_the_wide_form(backend, without_wide_form):
     """A scalar the kernel indexes with counts as much as a tensor's reach (checked, not run)."""
     artifact = lower_unified_ssa_artifact(load_ir("masked_add"), backend)
     x = torch.zeros(8)
     assert fitting(artifact, {"x": x, "y": x, "out": x, "n": 8}) is artifact
     bindings = {"x": x, "y": x, "out": x, "n": 2**31 + 5}
-    if backend in REFUSING:
-        with pytest.raises(LaunchError, match=r"and n is 2147483653, past 2147483647"):
-            fitting(artifact, bindings)
-    else:
-        assert fitting(artifact, bindings).index_bits == 64
+    assert fitting(artifact, bindings).index_bits == 64
+    without_wide_form(backend)
+    with pytest.raises(LaunchError, match=r"and n is 2147483653, past 2147483647"):
+        fitting(artifact, bindings)

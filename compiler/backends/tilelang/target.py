@@ -9,7 +9,8 @@ TileLang spreads over the block's threads and fences with barriers itself.
 
 Before the kernel a value is a Let binding; inside it a one-element variable (`grid_define`), and
 constants stay Lets everywhere, so loop bounds and `T.Parallel` extents are constants to TileLang.
-`index` is int32 (TileLang's program ids and loop indices; it widens addresses to int64 itself).
+`index` is int32 (TileLang's program ids and loop indices), int64 in the C form for launches
+whose offsets do not fit (`wide_index`; buffer extents too).
 Buffers are 1-D of symbolic extent `<name>_extent`, so TileLang bounds-checks every access and the
 launcher passes a tensor's storage.
 """
@@ -135,6 +136,10 @@ TARGET = Target(
         "math.pow": MATH_DTYPES,
     },
     declaring_ops=frozenset({"mem.alloc", "arith.constant", "mem.atomic"}),
+    wide_index={
+        "index": "T.int64",
+        "syntax": {"buffer_param": _SYNTAX.buffer_param.replace('_extent")', '_extent", "int64")')},
+    },
 )
 
 
@@ -162,6 +167,9 @@ CUDA_TARGET = dataclasses.replace(
         parallel_open="for {iv} in T.Parallel({extent}):",
     ),
     capabilities={**TIR_CAPABILITIES, "parallel": "native", "max_warps": 8},
+    # TileLang 0.1.15 binds a `T.Parallel` loop to an int32 thread variable and rejects int64
+    # indices derived from it, so on CUDA a launch past 2^31 elements is refused.
+    wide_index={},
 )
 
 TARGETS = {"cpu": TARGET, "cuda": CUDA_TARGET}
