@@ -33,7 +33,13 @@ class FunctionLowerer(ExpressionLowerer):
                 {n: c.cell_contents for n, c in zip(names, func.__closure__, strict=True)}
             )
         self.filename = inspect.getsourcefile(func) or "<unknown>"
-        lines, self.first_line = inspect.getsourcelines(func)
+        try:
+            lines, self.first_line = inspect.getsourcelines(func)
+        except (OSError, TypeError) as error:  # typed at a prompt, or made by exec()
+            raise CompileError(
+                f"the source of {func.__qualname__} is not available ({error}): the compiler reads "
+                "the application's text, as NineToothed does; define it in a .py file and import it"
+            ) from None
         tree = ast.parse(textwrap.dedent("".join(lines)))
         definitions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
         if not definitions:

@@ -80,3 +80,11 @@ def test_a_tensor_of_a_dtype_the_compiler_lacks_is_refused_with_the_ones_it_take
         CompileError, match=r"x has dtype torch.complex64; convert it to one of .*float8_e5m2"
     ):
         kernel(x, torch.zeros(16))
+
+
+def test_an_application_without_source_text_is_refused_with_the_fix():
+    namespace: dict = {}
+    exec("def typed_at_a_prompt(x, y):\n    y = x\n", namespace)  # no file holds its text
+    kernel = ninetoothed.make(tiled, namespace["typed_at_a_prompt"], (Tensor(1), Tensor(1)))
+    with pytest.raises(CompileError, match=r"source of typed_at_a_prompt is not available.*\.py"):
+        kernel(torch.zeros(16), torch.zeros(16))
