@@ -210,7 +210,8 @@ def _follow(backend: str, workers: list) -> None:
         time.sleep(1.0)
     for process, _, log in workers:
         log.close()
-        if process.returncode not in (0, 1):  # 1: some test failed, which the records hold
+        # 1: some test failed, which the records hold; 5: nothing left to run (a resumed run)
+        if process.returncode not in (0, 1, 5):
             print(f"  {backend}: a worker exited with {process.returncode}; see {log.name}")
 
 

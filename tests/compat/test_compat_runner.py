@@ -64,7 +64,7 @@ def test_the_report_judges_against_the_reference(run):
     assert outcomes["triton"]["tests/test_scale.py::test_scale[64]"] == "passed"
 
 
-def test_sample_and_resume(tmp_path):
+def test_sample_and_resume(tmp_path, capsys):
     argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
     argv += [
         "--report",
@@ -75,6 +75,10 @@ def test_sample_and_resume(tmp_path):
     assert runner.main([*argv, "--sample", "1"]) == 0
     assert list(records(tmp_path, "triton")) == ["test_scale[5]"]
     assert runner.main([*argv, "--sample", "2", "--resume"]) == 0
+    assert list(records(tmp_path, "triton")) == ["test_scale[5]", "test_scale[300]"]
+    capsys.readouterr()
+    assert runner.main([*argv, "--sample", "2", "--resume"]) == 0  # nothing left to run
+    assert "exited" not in capsys.readouterr().out
     assert list(records(tmp_path, "triton")) == ["test_scale[5]", "test_scale[300]"]
 
 
