@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from compiler.backends.artifact import Artifact, build_artifact
-from compiler.backends.registry import get_target, wide_index_backends
+from compiler.backends.registry import get_target, wide_index_advice
 from compiler.errors import CompileError
 from compiler.ir import Kernel, print_kernel
 from compiler.ir.parser import copy_kernel
@@ -51,8 +51,7 @@ def lower_unified_ssa_artifact(
             raise CompileError(
                 f"@{kernel.name}: the index constant {too_wide} does not fit the {backend} "
                 f"backend's {target.capability('index_bits', 64)}-bit offsets, and it has no "
-                "64-bit form; use a backend that indexes in 64 bits "
-                f"({', '.join(wide_index_backends(device)) or 'none for this device'})"
+                f"64-bit form; {wide_index_advice(device)}"
             )
         return lower_unified_ssa_artifact(
             kernel,

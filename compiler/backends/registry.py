@@ -43,10 +43,11 @@ def get_target(name: str, device: str = "cpu") -> Target:
         raise KeyError(f"backend {name!r} for device {device!r}: the backend {problem}") from None
 
 
-def wide_index_backends(device: str) -> list[str]:
-    """The backends that can compute offsets in 64 bits on `device` (what a refusal suggests)."""
-    return sorted(
+def wide_index_advice(device: str) -> str:
+    """What a refusal past a 32-bit index width suggests: the backends that index in 64 bits."""
+    wide = sorted(
         backend
         for (backend, on), target in DEVICE_TARGETS.items()
         if on == device and target.widened() is not None
     )
+    return f"use a backend that indexes in 64 bits ({', '.join(wide) or 'none for this device'})"

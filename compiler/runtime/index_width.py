@@ -18,7 +18,7 @@ import torch
 
 from compiler.backends.artifact import Artifact
 from compiler.backends.lowering import lower_unified_ssa_artifact
-from compiler.backends.registry import get_target, wide_index_backends
+from compiler.backends.registry import get_target, wide_index_advice
 from compiler.ir import parse_kernel
 from compiler.runtime.bindings import LaunchError
 
@@ -69,10 +69,9 @@ def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple[str, 
 
 
 def _refusal(artifact: Artifact, name: str, passing: str) -> str:
-    wide = wide_index_backends(artifact.device)
     return (
         f"@{artifact.kernel_name} on {artifact.backend} ({artifact.device}) indexes in "
         f"{artifact.index_bits} bits, and {name} {passing}, past "
-        f"{2 ** (artifact.index_bits - 1) - 1}; split the tensor, or use a backend that indexes "
-        f"in 64 bits ({', '.join(wide) or 'none for this device'})"
+        f"{2 ** (artifact.index_bits - 1) - 1}; split the tensor, or "
+        f"{wide_index_advice(artifact.device)}"
     )
