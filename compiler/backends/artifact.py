@@ -38,6 +38,11 @@ class Artifact:
     # The width the kernel computes element offsets in (the target's `index_bits`): the launch
     # refuses tensors whose offsets would not fit.
     index_bits: int = 64
+    # (tensor, expression) for each tensor the kernel writes: its number of outermost tiles, one
+    # per program (compiler/runtime/coverage.py checks each launch has as many programs).
+    written_tiles: tuple[tuple[str, str], ...] = ()
+    # Meta symbols the caller gave values for: a launch may change the others' values.
+    schedule_given: tuple[str, ...] = ()
 
     def trace_json(self) -> str:
         return json.dumps(self.trace, indent=2)
@@ -79,6 +84,8 @@ def build_artifact(
         unused_buffers=_unused_buffers(kernel),
         constexpr_params=tuple(kernel.attrs.get("constexpr_params") or ()),
         index_bits=target.capability("index_bits", 64),
+        written_tiles=tuple((n, e) for n, e in kernel.attrs.get("written_tiles") or ()),
+        schedule_given=tuple(kernel.attrs.get("schedule_given") or ()),
     )
 
 

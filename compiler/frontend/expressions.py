@@ -265,6 +265,8 @@ class ExpressionLowerer:
         index = self.expr(node.slice)
         if isinstance(obj, TensorRef):
             indices = index if isinstance(index, tuple) else (index,)
+            if any(i is None or isinstance(i, slice) for i in indices):  # Triton's, on its tile
+                return self.tile_subscript(self.operand(obj), indices)
             return TensorRef(obj.param, obj.indices + tuple(self.operand(i) for i in indices))
         if isinstance(obj, Value):
             return self.tile_subscript(obj, index if isinstance(index, tuple) else (index,))

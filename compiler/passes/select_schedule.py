@@ -4,7 +4,8 @@ Values the caller gives (pass options, then `ctx.options`) win; the others follo
 `largest`: the largest power of two in [lower bound, min(upper bound, cap)] (the smallest power of
 two >= lower bound when that range has none); `smallest`: the smallest power of two >= lower bound.
 A dim of a `linalg.dot` operand the target accepts natively is raised to the target's `dot_min`
-capability. The binding goes to `kernel.attrs["schedule"]` with a `schedule_reason`.
+capability. The binding goes to `kernel.attrs["schedule"]` with a `schedule_reason`, the names
+given in `schedule_given` (a launch may raise the others: compiler/runtime/coverage.py).
 
 Measured autotuning: when the caller lends a `Tuner` (`PassContext.tuner`; a kernel handle does on
 a GPU), the symbols nobody gave are tuned instead: candidates are the caller's configurations
@@ -65,6 +66,9 @@ class SelectSchedule(Pass):
         if meta or "schedule" not in kernel.attrs:
             kernel.attrs["schedule"] = [[name, value] for name, value in schedule.items()]
             kernel.attrs["schedule_reason"] = "; ".join(reasons) or "no meta symbols"
+            given = sorted(self._given(ctx, meta))
+            if given:
+                kernel.attrs["schedule_given"] = given
             ctx.remark(f"schedule {kernel.attrs['schedule_reason']}")
         _substitute(kernel, schedule, set(kernel.attrs.get("constexpr_params") or ()))
         return before != {k: kernel.attrs.get(k) for k in before}
@@ -72,7 +76,7 @@ class SelectSchedule(Pass):
     def _choose(
         self, kernel: Kernel, ctx: PassContext, meta: dict[str, tuple]
     ) -> tuple[dict[str, int], list[str]]:
-        given = {k: v for k, v in ctx.options.items() if k in meta} | dict(self.values)
+        given = self._given(ctx, meta)
         unknown = sorted(set(dict(self.values)) - set(meta))
         if unknown:
             raise PassError(
@@ -109,6 +113,9 @@ class SelectSchedule(Pass):
         kept = [r for r, name in zip(reasons, meta, strict=True) if name not in choice.schedule]
         spelled = ", ".join(f"{n}={v}" for n, v in choice.schedule.items())
         return schedule | choice.schedule, kept + [f"{spelled} ({choice.reason})"]
+
+    def _given(self, ctx: PassContext, meta: dict) -> dict[str, object]:
+        return {k: v for k, v in ctx.options.items() if k in meta} | dict(self.values)
 
     def _candidates(
         self, kernel: Kernel, ctx: PassContext, free: dict, rule: Schedule, dot_min: dict, cap: int

@@ -11,16 +11,14 @@ wrapped around would pass its mask.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 import torch
 
 from compiler.backends.artifact import Artifact
-from compiler.backends.lowering import lower_unified_ssa_artifact
 from compiler.backends.registry import get_target, wide_index_advice
-from compiler.ir import parse_kernel
 from compiler.runtime.bindings import LaunchError
+from compiler.runtime.relower import relowered
 
 
 def fitting(artifact: Artifact, bindings: Mapping[str, object]) -> Artifact:
@@ -30,18 +28,7 @@ def fitting(artifact: Artifact, bindings: Mapping[str, object]) -> Artifact:
         return artifact
     if get_target(artifact.backend, artifact.device).widened() is None:
         raise LaunchError(_refusal(artifact, *overflow))
-    options = {**artifact.schedule, "num_warps": artifact.num_warps}
-    options |= {"num_stages": artifact.num_stages}
-    chosen = tuple(sorted((k, v) for k, v in options.items() if v is not None))
-    return _wide(artifact.initial_ssa, artifact.backend, artifact.device, chosen)
-
-
-@functools.cache
-def _wide(initial_ssa: str, backend: str, device: str, options: tuple) -> Artifact:
-    kernel = parse_kernel(initial_ssa)
-    return lower_unified_ssa_artifact(
-        kernel, backend, device=device, options=dict(options), index_bits=64
-    )
+    return relowered(artifact, index_bits=64)
 
 
 def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple[str, str] | None:

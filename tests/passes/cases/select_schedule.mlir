@@ -1,6 +1,6 @@
 // Given values win; the others follow the default rule (largest power of two within the bounds, at
 // most 64). Symbols in types, block arguments, arange sizes and broadcast shapes are all replaced,
-// index.meta becomes a constant, and `meta` gives way to `schedule` and its reason.
+// index.meta becomes a constant, and `meta` gives way to `schedule`, its reason and the names given.
 // RUN: ssa.select_schedule{BLOCK_SIZE_1=8}
 kernel @sched(%x: buffer<f32>, %n: index, %o: buffer<index>) attributes {meta = [["BLOCK_SIZE_0", 1, 1024], ["BLOCK_SIZE_1", 4, 32], ["BLOCK_SIZE_2", 1, 24]]} {
   %zero = arith.constant() {value = 0} : index
@@ -21,7 +21,7 @@ kernel @sched(%x: buffer<f32>, %n: index, %o: buffer<index>) attributes {meta = 
   %t = tile.arange() {size = "BLOCK_SIZE_2"} : tile<index[BLOCK_SIZE_2]>
   mem.store(%o, %t, %t)
 }
-// CHECK: kernel @sched(%x: buffer<f32>, %n: index, %o: buffer<index>) attributes {schedule = [["BLOCK_SIZE_0", 64], ["BLOCK_SIZE_1", 8], ["BLOCK_SIZE_2", 16]], schedule_reason = "BLOCK_SIZE_0=64 (rule largest, bounds [1, 1024], cap 64); BLOCK_SIZE_1=8 (given); BLOCK_SIZE_2=16 (rule largest, bounds [1, 24], cap 64); static rule (nothing lent a tuner: kernels are timed on a GPU, or with autotune='measure')"} {
+// CHECK: kernel @sched(%x: buffer<f32>, %n: index, %o: buffer<index>) attributes {schedule = [["BLOCK_SIZE_0", 64], ["BLOCK_SIZE_1", 8], ["BLOCK_SIZE_2", 16]], schedule_given = ["BLOCK_SIZE_1"], schedule_reason = "BLOCK_SIZE_0=64 (rule largest, bounds [1, 1024], cap 64); BLOCK_SIZE_1=8 (given); BLOCK_SIZE_2=16 (rule largest, bounds [1, 24], cap 64); static rule (nothing lent a tuner: kernels are timed on a GPU, or with autotune='measure')"} {
 // CHECK: %2 = arith.constant() {value = 64} : index
 // CHECK-NEXT: %3 = tile.arange() {size = 64} : tile<index[64]>
 // CHECK-NEXT: %4 = tile.arange() {size = 8} : tile<index[8]>

@@ -1,0 +1,32 @@
+"""A launched kernel lowered again from its initial IR with other settings: its 64-bit index form
+(index_width.py) or other block sizes (coverage.py). Each form is built once per process."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+from compiler.backends.artifact import Artifact
+from compiler.backends.lowering import lower_unified_ssa_artifact
+from compiler.ir import parse_kernel
+
+
+def relowered(
+    artifact: Artifact, schedule: Mapping[str, int] | None = None, index_bits: int | None = None
+) -> Artifact:
+    """`artifact`'s kernel with `schedule` over its own block sizes, in `index_bits` offsets
+    (None: the target's own width)."""
+    options = {**artifact.schedule, **(schedule or {}), "num_warps": artifact.num_warps}
+    options |= {"num_stages": artifact.num_stages}
+    chosen = tuple(sorted((k, v) for k, v in options.items() if v is not None))
+    return _lowered(artifact.initial_ssa, artifact.backend, artifact.device, chosen, index_bits)
+
+
+@functools.cache
+def _lowered(
+    initial_ssa: str, backend: str, device: str, options: tuple, index_bits: int | None
+) -> Artifact:
+    kernel = parse_kernel(initial_ssa)
+    return lower_unified_ssa_artifact(
+        kernel, backend, device=device, options=dict(options), index_bits=index_bits
+    )
