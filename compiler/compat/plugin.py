@@ -22,6 +22,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,10 @@ import pytest
 from compiler.compat import on_cpu
 from compiler.compat.corpus import REFERENCE
 from compiler.errors import CompileError
+from compiler.runtime.overlap import OverlapWarning
+
+# What the compiler warned of during each test (a race it saw at a launch), by test id.
+_warned: dict[str, str] = {}
 
 
 class TestTimeout(Exception):
@@ -144,7 +149,12 @@ def pytest_runtest_call(item):
         previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        yield
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", OverlapWarning)
+            yield
+        ours = [w for w in caught if issubclass(w.category, OverlapWarning)]
+        if ours:
+            _warned[item.nodeid] = f"{ours[0].category.__name__}: {ours[0].message}"[:300]
     finally:
         if limit > 0:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -201,6 +211,8 @@ def pytest_runtest_makereport(item, call):
         record["message"] = str(reason)[:300]
     elif report.outcome == "failed" and call.excinfo is not None:
         record.update(kind=_kind(call.excinfo), message=_message(call.excinfo))
+    if item.nodeid in _warned:
+        record["warned"] = _warned.pop(item.nodeid)
     record["seconds"] = round(
         time.perf_counter() - _started.get(item.nodeid, time.perf_counter()), 3
     )

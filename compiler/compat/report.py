@@ -69,7 +69,11 @@ def _cell(records: list[dict]) -> str:
 
 
 def _reason(record: dict) -> str:
-    return f"{record.get('kind', record['outcome'])}: {record.get('message', '')}".strip()
+    """The first line of the error; where the compiler warned of a race, that warning instead."""
+    kind = record.get("kind", record["outcome"])
+    if "warned" in record:
+        return f"{kind} after {record['warned']}"
+    return f"{kind}: {record.get('message', '')}".strip()
 
 
 def render(corpus, results: dict[str, dict[str, dict]], runs: dict[str, list[dict]]) -> str:

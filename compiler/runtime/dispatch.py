@@ -12,6 +12,7 @@ from compiler.backends.artifact import Artifact
 from compiler.runtime.bindings import TORCH_DTYPES, LaunchError
 from compiler.runtime.coverage import covering
 from compiler.runtime.index_width import fitting
+from compiler.runtime.overlap import warn_overlaps
 
 IR_TO_TORCH = {ir: torch_dtype for torch_dtype, ir in TORCH_DTYPES.items()}
 
@@ -31,6 +32,7 @@ def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
         raise LaunchError(
             f"no launcher for backend {artifact.backend!r}; add {name.replace('.', '/')}.py"
         ) from None
+    warn_overlaps(artifact, bindings)
     artifact = fitting(covering(artifact, bindings), bindings)
     launcher.launch(artifact, prepared(artifact, bindings))
 

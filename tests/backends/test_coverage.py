@@ -3,7 +3,10 @@ tensor parameter; a written tensor tiled into more outer tiles (here a row block
 into column blocks) would be left partly unwritten. The launch raises the block sizes nobody gave
 until the programs cover it (past a target's `tile_cap`: C targets cap tiles at 32, Triton's
 static rule at 64), and refuses, before anything runs, where the given sizes or the symbols' bounds
-leave no such schedule. (`x[:, None]` on a parameter indexes its tile, as in Triton.)"""
+leave no such schedule. A written tensor that shares memory with another argument warns: programs
+run in no fixed order. (`x[:, None]` on a parameter indexes its tile, as in Triton.)"""
+
+import warnings
 
 import pytest
 import torch
@@ -14,6 +17,7 @@ from compiler.backends import TARGETS
 from compiler.dsl import Symbol, Tensor
 from compiler.runtime.bindings import LaunchError
 from compiler.runtime.coverage import covering
+from compiler.runtime.overlap import OverlapWarning
 
 ROWS = 37
 
@@ -90,3 +94,36 @@ def test_a_tensor_no_schedule_covers_is_refused():
     with pytest.raises(LaunchError, match="y has 3 outermost tiles but the launch has 2 programs"):
         kernel(x, y)
     assert y.isnan().all()
+
+
+def twice(x, y):
+    y = x * 2.0  # noqa: F841
+
+
+def copy_kernel():
+    def arrangement(x, y, BLOCK=BLOCK_M):
+        return x.tile((BLOCK,)), y.tile((BLOCK,))
+
+    return ninetoothed.make(arrangement, twice, (Tensor(1), Tensor(1)), backend="cuda")
+
+
+def test_a_written_tensor_sharing_memory_with_another_argument_warns():
+    """y is x shifted by one: a program reading x may run before or after the one writing y."""
+    memory = torch.randn(65)
+    with pytest.warns(OverlapWarning, match="y, which the kernel writes, shares memory with x"):
+        copy_kernel()(memory[:64], memory[1:])
+
+
+@pytest.mark.parametrize("views", ["in place", "apart", "own storage"])
+def test_tensors_that_do_not_race_launch_without_a_warning(views):
+    memory = torch.randn(128)
+    x, y = {
+        "in place": (memory, memory),
+        "apart": (memory[:64], memory[64:]),
+        "own storage": (memory, torch.empty(128)),
+    }[views]
+    expected = x * 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", OverlapWarning)
+        copy_kernel()(x, y)
+    torch.testing.assert_close(y, expected)
