@@ -33,7 +33,7 @@ TENSOR_CORE = re.compile(r"^\s*(wgmma\.\S+|mma\.sync\.\S+|wmma\.mma\.\S+)", re.M
 ALLOC_SHARED = re.compile(r"T\.alloc_shared\(\(([\d, ]+)\), T\.(\w+)\)")
 TILE_OPS = ("T.copy", "T.gemm", "T.reduce", "T.Pipelined", "T.alloc_fragment", "T.Parallel")
 NO_SPILLS = ("matmul", "matmul_fp16", "flash_attention", "flash_attention_causal")
-TENSOR_CORES = ("matmul_fp16", "bmm", "flash_attention")
+TENSOR_CORES = ("matmul_fp16", "bmm_fp16", "flash_attention")
 
 
 @dataclass

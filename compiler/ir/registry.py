@@ -290,6 +290,22 @@ def _write(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
+def _array_dot(types: list[Type], attrs: dict) -> list[Type]:
+    """(a, b, c) arrays holding row-major [m, k], [k, n] and [m, n]."""
+    dims = {name: attrs[name] for name in ("m", "n", "k")}
+    if not all(isinstance(d, int) and d > 0 for d in dims.values()):
+        raise TypeRuleError(f"m, n and k must be positive ints, got {dims}")
+    m, n, k = dims["m"], dims["n"], dims["k"]
+    if not all(isinstance(t, ArrayType) for t in types):
+        raise TypeRuleError(f"expects three arrays, got {', '.join(map(str, types))}")
+    sizes = [t.size for t in types]
+    if sizes != [m * k, k * n, m * n]:
+        raise TypeRuleError(f"arrays of {sizes} elements do not hold [{m}, {k}] x [{k}, {n}]")
+    if types[0].dtype != types[1].dtype:
+        raise TypeRuleError(f"operands must share a dtype, got {types[0]} and {types[1]}")
+    return []
+
+
 def _defs() -> list[OpDef]:
     binary = {
         "add": "a + b",
@@ -413,6 +429,14 @@ def _defs() -> list[OpDef]:
         ),
         OpDef("mem.read", (2, 2), _read, effect="read", description="array element"),
         OpDef("mem.write", (3, 3), _write, effect="write", description="set an array element"),
+        OpDef(
+            "mem.dot",
+            (3, 3),
+            _array_dot,
+            attrs=("m", "n", "k"),
+            effect="write",
+            description="c = a @ b on row-major arrays, by every thread of the program together",
+        ),
         OpDef("index.thread_id", (0, 0), _index, description="this thread in its program"),
         OpDef("index.num_threads", (0, 0), _index, description="threads per program"),
         OpDef(

@@ -8,6 +8,10 @@ carried by `scf.for` and results of `scf.if` (targets like TIR have no re-assign
 carried scalars get a one-element array too). Everything else is recomputed inside the loop of the
 value that uses it, so a chain of elementwise ops becomes one loop with scalar temporaries.
 
+A dot whose operand dtype and dims the target's `array_dot` capability takes
+(`{"dtypes": [...], "multiple": m}`: a block-wide routine, such as tensor cores) becomes one
+`mem.dot` over its operands' arrays instead of a loop per element.
+
 Each array fill and each store is an `scf.parallel` over the tile's elements; whether a target
 runs those serially or across threads is `ssa.lower_parallel`'s business. Arrays are declared at
 the top of the kernel with the target's `memory_scopes["tile"]` scope.
@@ -64,7 +68,8 @@ class LowerTilesToLoops(Pass):
         # program, so each thread may keep its own copy.
         cell_scope = target.memory_scopes.get("scalar", scope)
         changed = _has_tiles_or_cells(kernel)
-        _Lowering(self.name, kernel, scope, cell_scope).run()
+        array_dot = target.capability("array_dot") or {}
+        _Lowering(self.name, kernel, scope, cell_scope, array_dot).run()
         return changed
 
 
@@ -82,8 +87,11 @@ def _has_tiles_or_cells(kernel: Kernel) -> bool:
 
 
 class _Lowering:
-    def __init__(self, pass_name: str, kernel: Kernel, scope: str, cell_scope: str):
+    def __init__(
+        self, pass_name: str, kernel: Kernel, scope: str, cell_scope: str, array_dot: dict
+    ):
         self.pass_name = pass_name
+        self.array_dot = array_dot
         self.kernel = kernel
         self.scope = scope
         self.cell_scope = cell_scope
@@ -229,6 +237,12 @@ class _Lowering:
         result = op.result
         dtype = result.type.dtype
         array = self.alloc(dtype, math.prod(result.type.shape))
+        if self.takes_array_dot(left, right, result):
+            (m, k), n = left.type.shape, right.type.shape[1]
+            operands = [self.array_of(b, left), self.array_of(b, right), array]
+            b.create("mem.dot", operands, {"m": m, "n": n, "k": k})
+            self.arrays[result] = array
+            return
 
         def product(builder: Builder, k: Value, index: tuple) -> Value:
             i, j = index
@@ -245,6 +259,23 @@ class _Lowering:
 
         self.parallel(b, result.type.shape, body)
         self.arrays[result] = array
+
+    def takes_array_dot(self, left: Value, right: Value, result: Value) -> bool:
+        """Whether the target's block-wide `mem.dot` takes this dot (f32 results only)."""
+        dims = (*left.type.shape, right.type.shape[1])
+        multiple = self.array_dot.get("multiple", 1)
+        return (
+            left.type.dtype == right.type.dtype
+            and left.type.dtype in self.array_dot.get("dtypes", ())
+            and result.type.dtype == "f32"
+            and all(isinstance(d, int) and d % multiple == 0 for d in dims)
+        )
+
+    def array_of(self, b: Builder, value: Value) -> Value:
+        """The array holding tile `value` row-major: its own, or one filled here."""
+        if value not in self.arrays:
+            self.fill(b, value, lambda inner, index: self.elements.at(inner, value, index))
+        return self.arrays[value]
 
     def accumulate(self, b, start, stop, array, position, term, op) -> None:
         """array[position] = combine(array[position], term(k)) for k in start .. stop-1."""

@@ -1,10 +1,11 @@
-"""Suite entries for the kernels built on ``ntl.dot``: matmul (fp32, fp16), addmm, bmm, conv2d and
-flash attention (non-causal, causal). fp32 tolerances allow for TF32 dots on GPUs.
+"""Suite entries for the kernels built on ``ntl.dot``: matmul and bmm (fp32, fp16), addmm, conv2d
+and flash attention (non-causal, causal). fp32 tolerances allow for TF32 dots on GPUs.
 
 Bench sizes (``bench/gpu.py``): 4096^3 matmul (fp32 and fp16) and addmm, a (16, 1024, 1024, 1024)
-bmm, a ResNet-like 3x3 conv2d (32 x 128 x 56 x 56 input, 128 filters, the suite's stride (2, 1))
-and (4, 32, 2048, 64) fp16 attention; all compute-bound. The references compute in float (fp32
-without TF32 on GPUs); ``torch_eager`` gives the fp16 entries torch's fp16 kernels instead."""
+bmm (fp32 and fp16), a ResNet-like 3x3 conv2d (32 x 128 x 56 x 56 input, 128 filters, the suite's
+stride (2, 1)) and (4, 32, 2048, 64) fp16 attention; all compute-bound. The references compute in
+float (fp32 without TF32 on GPUs); ``torch_eager`` gives the fp16 entries torch's fp16 kernels
+instead."""
 
 import math
 
@@ -101,18 +102,32 @@ def _addmm_cost(args):
     return 2 * m * n * k + 3 * m * n, nbytes(input, mat1, mat2, output)
 
 
-def _bmm_args(seed, *, ragged=True):
-    gen, (b, m, k, n) = generator(seed), (3, 19, 23, 21) if ragged else (2, 32, 32, 16)
-    return [randn(gen, b, m, k), randn(gen, b, k, n), poisoned(b, m, n)]
+def _bmm_args(dtype):
+    def make_args(seed, *, ragged=True):
+        gen, (b, m, k, n) = generator(seed), (3, 19, 23, 21) if ragged else (2, 32, 32, 16)
+        return [
+            randn(gen, b, m, k, dtype=dtype),
+            randn(gen, b, k, n, dtype=dtype),
+            poisoned(b, m, n, dtype=dtype),
+        ]
+
+    return make_args
 
 
-def _bmm_bench_args(seed, *, device="cpu"):
-    gen, (b, m, k, n) = bench_generator(seed, device), _BMM
-    return [
-        bench_randn(gen, b, m, k, device=device),
-        bench_randn(gen, b, k, n, device=device),
-        bench_poisoned(b, m, n, device=device),
-    ]
+def _bmm_bench_args(dtype):
+    def bench_args(seed, *, device="cpu"):
+        gen, (b, m, k, n) = bench_generator(seed, device), _BMM
+        return [
+            bench_randn(gen, b, m, k, dtype=dtype, device=device),
+            bench_randn(gen, b, k, n, dtype=dtype, device=device),
+            bench_poisoned(b, m, n, dtype=dtype, device=device),
+        ]
+
+    return bench_args
+
+
+def _bmm_reference(args):
+    return [torch.bmm(args[0].float(), args[1].float()).to(args[2].dtype)]
 
 
 def _bmm_cost(args):
@@ -265,13 +280,25 @@ KERNELS = (
     _dot_kernel(
         "bmm",
         "bmm",
-        _bmm_args,
-        lambda args: [torch.bmm(args[0], args[1])],
+        _bmm_args(torch.float32),
+        _bmm_reference,
         2,
-        bench_args=_bmm_bench_args,
+        bench_args=_bmm_bench_args(torch.float32),
         bench_arrangement_kwargs=_BENCH_BLOCKS,
         bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
         cost=_bmm_cost,
+    ),
+    _dot_kernel(
+        "bmm_fp16",
+        "bmm",
+        _bmm_args(torch.float16),
+        _bmm_reference,
+        2,
+        bench_args=_bmm_bench_args(torch.float16),
+        bench_arrangement_kwargs=_BENCH_BLOCKS_FP16,
+        bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
+        cost=_bmm_cost,
+        torch_eager=lambda args: [torch.bmm(args[0], args[1])],
     ),
     _dot_kernel(
         "conv2d",

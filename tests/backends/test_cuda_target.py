@@ -13,7 +13,7 @@ import torch
 from conftest import poisoned
 
 from compiler.backends import build_artifact, get_target, lower_unified_ssa_artifact
-from compiler.checking import check
+from compiler.checking import build, check
 from compiler.ir import parse_kernel
 from compiler.runtime import launch
 from compiler.runtime.cuda_build import compile_ptx
@@ -174,3 +174,29 @@ def test_every_spelling_computes_what_torch_does(seed):
     assert torch.equal(iout, want_int)
     if shutil.which("nvcc"):
         assert ".visible .entry spellings(" in compile_ptx(artifact.source, "spellings")
+
+
+F16_DOTS = {"matmul_fp16", "bmm_fp16", "flash_attention", "flash_attention_causal"}
+F32_DOTS = {"matmul", "bmm", "addmm", "conv2d"}
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name", sorted(SUITE))
+def test_f16_dots_run_on_tensor_cores(name):
+    """A dot of f16 tiles in whole 16 x 16 x 16 blocks is one block-wide `ntc_dot` (WMMA in the
+    PTX); the CPU shim runs the same call (test above). Other dots stay thread loops."""
+    artifact = checked(name).artifact
+    f16_dots = name in F16_DOTS
+    assert ("linalg.dot" in artifact.initial_ssa) == (name in F16_DOTS | F32_DOTS)
+    ptx = compile_ptx(artifact.source, name)
+    assert ("ntc_dot<" in artifact.source) == f16_dots
+    assert ("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32" in ptx) == f16_dots
+
+
+@needs_nvcc
+def test_bf16_dots_run_on_tensor_cores():
+    artifact = build(SUITE["matmul"], "cuda", "cuda").compile_declared("bf16")
+    assert "ntc_dot<" in artifact.source
+    assert "wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32" in compile_ptx(
+        artifact.source, "matmul"
+    )

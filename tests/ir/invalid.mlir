@@ -224,3 +224,18 @@ kernel @k(%a: tile<i32[4, 8]>) {
 kernel @k(%h: buffer<i32>, %i: index, %v: i32) {
   %0 = mem.atomic(%h, %i, %v) {kind = "swap"} : i32
 }
+// -----
+// expected-error: arrays of [256, 256, 512] elements do not hold [32, 16] x [16, 16]
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f16", size = 256} : array<f16[256]>
+  %1 = mem.alloc() {dtype = "f32", size = 512} : array<f32[512]>
+  mem.dot(%0, %0, %1) {k = 16, m = 32, n = 16}
+}
+// -----
+// expected-error: operands must share a dtype
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f16", size = 256} : array<f16[256]>
+  %1 = mem.alloc() {dtype = "bf16", size = 256} : array<bf16[256]>
+  %2 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
+  mem.dot(%0, %1, %2) {k = 16, m = 16, n = 16}
+}

@@ -84,3 +84,10 @@ kernel @counts(%h: buffer<i32>, %x: buffer<i32>) {
   %4 = mem.atomic(%h, %2, %3) {kind = "add"} : tile<i32[8]>
   mem.store(%x, %0, %4)
 }
+// -----
+kernel @block_dot(%x: buffer<f32>) {
+  %0 = mem.alloc() {dtype = "f16", scope = "shared", size = 512} : array<f16[512]>
+  %1 = mem.alloc() {dtype = "f16", scope = "shared", size = 256} : array<f16[256]>
+  %2 = mem.alloc() {dtype = "f32", scope = "shared", size = 512} : array<f32[512]>
+  mem.dot(%0, %1, %2) {k = 16, m = 32, n = 16}
+}

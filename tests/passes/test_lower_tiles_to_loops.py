@@ -40,31 +40,67 @@ def _run(kernel_ir, bindings: dict, grid: int, interpret) -> None:
     interpret(kernel_ir, args, grid=grid)
 
 
-@pytest.mark.parametrize("form", FORMS, ids=lambda f: f"{f['parallel']}-{f['program_ids']}")
-@pytest.mark.parametrize("name", KERNELS)
-def test_suite_kernel_in_loops_matches_torch(name, form, make_target, interpret):
+def _lowered(name: str, target):
+    """Suite kernel `name`'s frontend IR through the default pipeline for `target`."""
     kernel = SUITE[name]
     handle = build(kernel, "triton")
     args = kernel.make_args(0)
-    expected = kernel.reference(args)
     artifact = handle.compile(*args, **kernel.call_kwargs)
     work = parse_kernel(artifact.initial_ssa)
-    context = PassContext(target=_loop_target(make_target, form))
-    PassManager(parse_pipeline(default_pipeline("triton")), context).run(work)
-    assert not any(isinstance(v.type, TileType) for op in work.walk() for v in op.results)
-    assert ("scf.grid" in print_kernel(work)) == (form["program_ids"] == "loop")
+    PassManager(parse_pipeline(default_pipeline("triton")), PassContext(target=target)).run(work)
+    return kernel, handle, args, work
+
+
+def _matches_torch(name: str, target, interpret):
+    """The lowered kernel, after running it in the interpreter and comparing with torch."""
+    kernel, handle, args, work = _lowered(name, target)
+    expected = kernel.reference(args)
     bindings = handle.bindings(*args, **kernel.call_kwargs)
-    schedule = dict(work.attrs["schedule"])
     numbers = {k: v for k, v in bindings.items() if isinstance(v, int)}
+    looped = target.capability("program_ids") == "loop"
     grid = (
-        1
-        if form["program_ids"] == "loop"
-        else evaluate_grid(work.attrs["grid"], schedule | numbers)
+        1 if looped else evaluate_grid(work.attrs["grid"], dict(work.attrs["schedule"]) | numbers)
     )
     _run(work, bindings, grid, interpret)
     for index, want in zip(kernel.outputs, expected, strict=True):
         got = args[index].double()
         assert torch.allclose(got, want.double(), rtol=kernel.rtol, atol=kernel.atol), name
+    return work
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f"{f['parallel']}-{f['program_ids']}")
+@pytest.mark.parametrize("name", KERNELS)
+def test_suite_kernel_in_loops_matches_torch(name, form, make_target, interpret):
+    work = _matches_torch(name, _loop_target(make_target, form), interpret)
+    assert not any(isinstance(v.type, TileType) for op in work.walk() for v in op.results)
+    assert ("scf.grid" in print_kernel(work)) == (form["program_ids"] == "loop")
+
+
+@pytest.mark.parametrize("name", ["matmul_fp16", "bmm_fp16", "flash_attention"])
+def test_a_dot_the_target_takes_whole_is_one_array_dot(name, make_target, interpret):
+    """f16 operands in 16 x 16 blocks: each dot is one block-wide `mem.dot` on the operands'
+    arrays (the interpreter runs it), and the kernel still matches torch."""
+    target = _loop_target(make_target, FORMS[1])
+    target.capabilities["array_dot"] = {"dtypes": ("f16", "bf16"), "multiple": 16}
+    work = _matches_torch(name, target, interpret)
+    dots = [op for op in work.walk() if op.name == "mem.dot"]
+    assert dots and all(op.attrs["m"] % 16 == op.attrs["n"] % 16 == 0 for op in dots)
+
+
+@pytest.mark.parametrize(
+    ("name", "capability"),
+    [
+        ("matmul", {"dtypes": ("f16",), "multiple": 16}),  # f32 operands
+        ("matmul_fp16", {"dtypes": ("f16",), "multiple": 32}),  # 16-wide blocks
+        ("matmul_fp16", None),  # no such routine
+    ],
+)
+def test_other_dots_stay_loops(name, capability, make_target):
+    target = _loop_target(make_target, FORMS[1])
+    if capability:
+        target.capabilities["array_dot"] = capability
+    work = _lowered(name, target)[3]
+    assert not any(op.name == "mem.dot" for op in work.walk())
 
 
 def test_value_semantics_targets_keep_their_tiles(make_target):

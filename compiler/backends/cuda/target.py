@@ -47,7 +47,8 @@ def _ids(index: str) -> dict[str, object]:
     return {**spelled, "index.program_id": lambda op: ids[op.attrs["axis"]]}
 
 
-_SCOPES = {"shared": "__shared__ ", "local": ""}  # mem.alloc {scope}: the declaration's qualifier
+# mem.alloc {scope}: the declaration's qualifier.
+_SCOPES = {"shared": "__shared__ __align__(32) ", "local": ""}
 
 
 def _load(op: OpText) -> str:
@@ -67,6 +68,7 @@ def _store(op: OpText) -> str:
 
 
 def _alloc(op: OpText) -> str:
+    # Shared arrays start at 32-byte boundaries, which tensor-core loads and stores need.
     qualifier = _SCOPES[op.attrs.get("scope", "local")]
     return f"{qualifier}{op.fields['dtype']} {op.fields['name']}[{op.attrs['size']}];"
 
@@ -94,6 +96,7 @@ SPELLING = {
     "mem.alloc": _alloc,
     "mem.read": "{0}[{1}]",
     "mem.write": "{0}[{1}] = {2};",
+    "mem.dot": "ntc_dot<{m}, {n}, {k}>({0}, {1}, {2});",
     "mem.barrier": "__syncthreads();",
 }
 
@@ -116,7 +119,8 @@ def _names_used(texts: list[str]) -> frozenset[str]:
     )
 
 
-_TEXTS = [s for s in SPELLING.values() if isinstance(s, str)] + [*_PROGRAM_IDS, *_DTYPES.values()]
+_TEXTS = [s for s in SPELLING.values() if isinstance(s, str)]
+_TEXTS += [*_PROGRAM_IDS, *_DTYPES.values(), *_SCOPES.values()]
 
 TARGET = Target(
     name="cuda",
@@ -137,6 +141,9 @@ TARGET = Target(
         "max_warps": 8,  # 256 threads: a 32 x 32 tile gives each thread four elements
         "shared_memory": True,
         "index_bits": 32,
+        # A dot of f16 or bf16 tiles whose dims are whole 16 x 16 x 16 tensor-core tiles is one
+        # block-wide ntc_dot (WMMA on a GPU; the CPU shim loops): see ntc_cuda_device.h.
+        "array_dot": {"dtypes": ("f16", "bf16"), "multiple": 16},
     },
     operand_dtypes={
         **OPERAND_DTYPES,

@@ -12,6 +12,7 @@
 
 #define __global__
 #define __shared__  // one thread per block: block-shared arrays are the thread's own
+#define __align__(bytes) alignas(bytes)
 
 struct ntc_index3 {
   unsigned x, y, z;
@@ -90,5 +91,18 @@ static void ntc_run_grid(void (*kernel)(Params...), unsigned grid, void** args) 
   for (unsigned block = 0; block < grid; ++block) {
     blockIdx.x = block;
     ntc_call(kernel, args, std::index_sequence_for<Params...>{});
+  }
+}
+
+// mem.dot: the block's one thread computes all of c, each element's f32 sum in k order as the
+// loop form's (the GPU form shares c out to the warps' tensor cores).
+template <int M, int N, int K, typename T>
+static inline void ntc_dot(const T* a, const T* b, float* c) {
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      float sum = 0.0f;
+      for (int k = 0; k < K; ++k) sum += float(a[i * K + k]) * float(b[k * N + j]);
+      c[i * N + j] = sum;
+    }
   }
 }
