@@ -198,6 +198,9 @@ class _Interpreter:
             product = x[0].reshape(m, k).astype(np.float64) @ x[1].reshape(k, n).astype(np.float64)
             x[2][:] = product.ravel()
             return []
+        if name == "mem.copy":
+            x[1][:] = x[0]
+            return []
         if name == "mem.store":
             mask = x[3] if len(x) > 3 else np.ones(np.shape(x[1]), bool)
             self.observe(op, "store", x[1], mask)

@@ -306,6 +306,15 @@ def _array_dot(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
+def _copy(types: list[Type], attrs: dict) -> list[Type]:
+    source, destination = types
+    if not (isinstance(source, ArrayType) and source == destination):
+        raise TypeRuleError(f"expects two arrays of one type, got {source} and {destination}")
+    if math.prod(attrs["shape"]) != source.size:
+        raise TypeRuleError(f"shape {attrs['shape']} does not hold the {source.size} elements")
+    return []
+
+
 def _defs() -> list[OpDef]:
     binary = {
         "add": "a + b",
@@ -423,7 +432,7 @@ def _defs() -> list[OpDef]:
             (0, 0),
             _alloc,
             attrs=("dtype", "size"),
-            optional_attrs=("scope",),
+            optional_attrs=("scope", "shape"),  # shape: of the tile it holds, for a 2-D scope
             effect="alloc",
             description="a 1-D array of the program's own",
         ),
@@ -436,6 +445,14 @@ def _defs() -> list[OpDef]:
             attrs=("m", "n", "k"),
             effect="write",
             description="c = a @ b on row-major arrays, by every thread of the program together",
+        ),
+        OpDef(
+            "mem.copy",
+            (2, 2),
+            _copy,
+            attrs=("shape",),
+            effect="write",
+            description="a whole array into another (the tile of `shape` it holds), by all threads",
         ),
         OpDef("index.thread_id", (0, 0), _index, description="this thread in its program"),
         OpDef("index.num_threads", (0, 0), _index, description="threads per program"),

@@ -8,9 +8,8 @@ carried by `scf.for` and results of `scf.if` (targets like TIR have no re-assign
 carried scalars get a one-element array too). Everything else is recomputed inside the loop of the
 value that uses it, so a chain of elementwise ops becomes one loop with scalar temporaries.
 
-A dot whose operand dtype and dims the target's `array_dot` capability takes
-(`{"dtypes": [...], "multiple": m}`: a block-wide routine, such as tensor cores) becomes one
-`mem.dot` over its operands' arrays instead of a loop per element.
+A dot the target's `array_dot` capability takes (a block-wide routine, such as tensor cores:
+`array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
 
 Each array fill and each store is an `scf.parallel` over the tile's elements; whether a target
 runs those serially or across threads is `ssa.lower_parallel`'s business. Arrays are declared at
@@ -33,6 +32,7 @@ from compiler.ir import (
     TileType,
     Value,
 )
+from compiler.passes.array_dot import takes, warps_split
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.registry import register
 from compiler.passes.tile_elements import Elements
@@ -69,7 +69,8 @@ class LowerTilesToLoops(Pass):
         cell_scope = target.memory_scopes.get("scalar", scope)
         changed = _has_tiles_or_cells(kernel)
         array_dot = target.capability("array_dot") or {}
-        _Lowering(self.name, kernel, scope, cell_scope, array_dot).run()
+        warps = kernel.attrs.get("num_warps") or 1
+        _Lowering(self.name, kernel, scope, cell_scope, array_dot, warps).run()
         return changed
 
 
@@ -88,10 +89,17 @@ def _has_tiles_or_cells(kernel: Kernel) -> bool:
 
 class _Lowering:
     def __init__(
-        self, pass_name: str, kernel: Kernel, scope: str, cell_scope: str, array_dot: dict
+        self,
+        pass_name: str,
+        kernel: Kernel,
+        scope: str,
+        cell_scope: str,
+        array_dot: dict,
+        warps: int,
     ):
         self.pass_name = pass_name
         self.array_dot = array_dot
+        self.warps = warps
         self.kernel = kernel
         self.scope = scope
         self.cell_scope = cell_scope
@@ -154,8 +162,9 @@ class _Lowering:
 
     # -- arrays and loops over elements ------------------------------------------------------------
 
-    def alloc(self, dtype: str, size: int, scope: str | None = None) -> Value:
+    def alloc(self, dtype: str, size: int, scope: str | None = None, shape=None) -> Value:
         attrs = {"dtype": dtype, "size": size, "scope": scope or self.scope}
+        attrs |= {"shape": list(shape)} if shape else {}
         return Builder(self.allocs).create("mem.alloc", [], attrs).result
 
     def parallel(self, b: Builder, shape: tuple[int, ...], body: Callable) -> None:
@@ -237,10 +246,15 @@ class _Lowering:
         result = op.result
         dtype = result.type.dtype
         array = self.alloc(dtype, math.prod(result.type.shape))
-        if self.takes_array_dot(left, right, result):
+        if takes(self.array_dot, op) and warps_split(self.array_dot, op, self.warps):
             (m, k), n = left.type.shape, right.type.shape[1]
-            operands = [self.array_of(b, left), self.array_of(b, right), array]
+            # A target may sum in memory of its own (`accumulator` scope), copied out after.
+            scope = self.array_dot.get("accumulator")
+            total = self.alloc("f32", m * n, scope, shape=(m, n)) if scope else array
+            operands = [self.array_of(b, left), self.array_of(b, right), total]
             b.create("mem.dot", operands, {"m": m, "n": n, "k": k})
+            if scope:
+                b.create("mem.copy", [total, array], {"shape": [m, n]})
             self.arrays[result] = array
             return
 
@@ -259,17 +273,6 @@ class _Lowering:
 
         self.parallel(b, result.type.shape, body)
         self.arrays[result] = array
-
-    def takes_array_dot(self, left: Value, right: Value, result: Value) -> bool:
-        """Whether the target's block-wide `mem.dot` takes this dot (f32 results only)."""
-        dims = (*left.type.shape, right.type.shape[1])
-        multiple = self.array_dot.get("multiple", 1)
-        return (
-            left.type.dtype == right.type.dtype
-            and left.type.dtype in self.array_dot.get("dtypes", ())
-            and result.type.dtype == "f32"
-            and all(isinstance(d, int) and d % multiple == 0 for d in dims)
-        )
 
     def array_of(self, b: Builder, value: Value) -> Value:
         """The array holding tile `value` row-major: its own, or one filled here."""

@@ -4,7 +4,8 @@ own name).
 
 A value the caller gives (the pass option, else `ctx.options["num_warps"]`) wins; otherwise enough
 warps (32 threads each) to give every element of the largest tile a thread, at most the target's
-`max_warps` capability: more threads would idle. A target without `max_warps` runs one thread per
+`max_warps` capability: more threads would idle; fewer where the target's array dot needs whole
+shares of each dot it takes per warp. A target without `max_warps` runs one thread per
 program, and nothing is recorded.
 """
 
@@ -14,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from compiler.ir import Kernel, TileType
+from compiler.passes.array_dot import takes, warps_split
 from compiler.passes.base import Pass, PassContext
 
 WARP = 32
@@ -41,7 +43,17 @@ class WarpsForLargestTile(Pass):
         if max_warps is None:
             return False
         rule = min(max_warps, -(-largest_tile(kernel) // WARP))
+        rule = _split_by_warps(kernel, ctx.target.capability("array_dot") or {}, rule)
         chosen = int(self.num_warps or ctx.options.get("num_warps") or rule)
         changed = kernel.attrs.get("num_warps") != chosen
         kernel.attrs["num_warps"] = chosen
         return changed
+
+
+def _split_by_warps(kernel: Kernel, array_dot: dict, warps: int) -> int:
+    """`warps`, halved until the target's array dot can give each warp a share of every dot it
+    takes (compiler/passes/array_dot.py), so that those dots stay on it."""
+    dots = [op for op in kernel.walk() if op.name == "linalg.dot" and takes(array_dot, op)]
+    while warps > 1 and not all(warps_split(array_dot, op, warps) for op in dots):
+        warps //= 2
+    return warps

@@ -196,3 +196,23 @@ def test_cuda_form_of_suite_kernel_lowers_and_compiles_for_sm_90(name):
     if shutil.which("nvcc") is None:
         pytest.skip("nvcc is not installed")
     assert cuda_binary(cuda, "sm_90").startswith(b"\x7fELF")
+
+
+F16_DOTS = {"matmul_fp16", "bmm_fp16", "flash_attention", "flash_attention_causal"}
+
+
+@pytest.mark.parametrize("name", sorted(SUITE))
+def test_cuda_form_runs_f16_dots_as_gemm_on_tensor_cores(name):
+    """Each dot of f16 tiles is one `T.gemm` on the shared arrays viewed 2-D, its sum in a
+    fragment; TileLang lowers it to `mma` instructions. The warps are as many as split each dot's
+    result into 16 x 8 blocks (16 x 16 tiles here: two). Other dots, and the C form, keep loops."""
+    artifact = cuda_form(name)
+    gemm = name in F16_DOTS
+    assert ("T.gemm(T.reshape(" in artifact.source) == gemm
+    assert ("T.alloc_fragment(" in artifact.source) == gemm
+    assert ("tl::mma_sync<" in cuda_source(artifact)) == gemm
+    if gemm:
+        assert artifact.num_warps == 2
+        kernel = SUITE[name]
+        cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
+        assert "T.gemm" not in cpu.source

@@ -239,3 +239,16 @@ kernel @k() {
   %2 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
   mem.dot(%0, %1, %2) {k = 16, m = 16, n = 16}
 }
+// -----
+// expected-error: expects two arrays of one type
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
+  %1 = mem.alloc() {dtype = "f32", size = 128} : array<f32[128]>
+  mem.copy(%0, %1) {shape = [16, 16]}
+}
+// -----
+// expected-error: shape [16, 8] does not hold the 256 elements
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
+  mem.copy(%0, %0) {shape = [16, 8]}
+}

@@ -12,6 +12,7 @@ from compiler.checking import build
 from compiler.ir import parse_kernel, print_kernel
 from compiler.ir.types import TileType
 from compiler.passes import PassContext, PassManager, default_pipeline, parse_pipeline
+from compiler.passes.array_dot import takes, warps_split
 from compiler.passes.tile_elements import strides
 from compiler.runtime.grid import evaluate_grid
 from compiler.suite import SUITE
@@ -76,15 +77,24 @@ def test_suite_kernel_in_loops_matches_torch(name, form, make_target, interpret)
     assert ("scf.grid" in print_kernel(work)) == (form["program_ids"] == "loop")
 
 
+@pytest.mark.parametrize("accumulator", [None, "fragment"])
 @pytest.mark.parametrize("name", ["matmul_fp16", "bmm_fp16", "flash_attention"])
-def test_a_dot_the_target_takes_whole_is_one_array_dot(name, make_target, interpret):
+def test_a_dot_the_target_takes_whole_is_one_array_dot(name, accumulator, make_target, interpret):
     """f16 operands in 16 x 16 blocks: each dot is one block-wide `mem.dot` on the operands'
-    arrays (the interpreter runs it), and the kernel still matches torch."""
+    arrays (the interpreter runs it), summed in an array of the `accumulator` scope and copied
+    out where the target has one, and the kernel still matches torch."""
     target = _loop_target(make_target, FORMS[1])
-    target.capabilities["array_dot"] = {"dtypes": ("f16", "bf16"), "multiple": 16}
+    capability = {"dtypes": ("f16", "bf16"), "multiple": 16}
+    capability |= {"accumulator": accumulator} if accumulator else {}
+    target.capabilities["array_dot"] = capability
     work = _matches_torch(name, target, interpret)
     dots = [op for op in work.walk() if op.name == "mem.dot"]
     assert dots and all(op.attrs["m"] % 16 == op.attrs["n"] % 16 == 0 for op in dots)
+    copies = [op for op in work.walk() if op.name == "mem.copy"]
+    assert len(copies) == (len(dots) if accumulator else 0)
+    for dot in dots:
+        scope = dot.operands[2].owner.attrs["scope"]
+        assert scope == (accumulator or "local")
 
 
 @pytest.mark.parametrize(
@@ -115,3 +125,30 @@ def test_value_semantics_targets_keep_their_tiles(make_target):
 
 def test_strides_are_row_major():
     assert strides((3, 4, 5)) == (20, 5, 1)
+
+
+DOT = """kernel @d(%x: buffer<f16>) {
+  %0 = tile.arange() {size = 16} : tile<index[16]>
+  %1 = tile.expand_dims(%0) {axis = 1} : tile<index[16, 1]>
+  %2 = tile.broadcast(%1) {shape = [16, 32]} : tile<index[16, 32]>
+  %3 = mem.load(%x, %2) : tile<f16[16, 32]>
+  %4 = tile.trans(%3) : tile<f16[32, 16]>
+  %5 = linalg.dot(%4, %3) {dtype = "f32"} : tile<f32[32, 32]>
+}"""
+
+
+@pytest.mark.parametrize(
+    ("capability", "warps", "split"),
+    [
+        ({"warp_tile": (16, 8)}, 8, True),  # 2 row groups x 4 column groups of 16 x 8
+        ({"warp_tile": (16, 8)}, 16, False),  # 32 x 32 has only 8 blocks of 16 x 8
+        ({"warp_tile": (32, 32)}, 2, False),
+        ({}, 16, True),  # no warp tile: any warps share the dot
+    ],
+)
+def test_warps_split_a_dot_into_whole_warp_tiles(capability, warps, split):
+    dot = next(op for op in parse_kernel(DOT).walk() if op.name == "linalg.dot")
+    assert takes({"dtypes": ("f16",), "multiple": 16}, dot)
+    assert not takes({"dtypes": ("bf16",), "multiple": 16}, dot)
+    assert not takes({"dtypes": ("f16",), "multiple": 64}, dot)
+    assert warps_split(capability, dot, warps) == split

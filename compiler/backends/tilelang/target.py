@@ -31,9 +31,12 @@ from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, s
 
 
 def _alloc(op: OpText) -> str:
-    """`T.alloc_local` / `T.alloc_shared`: the scope the tile lowering recorded."""
+    """`T.alloc_local` / `T.alloc_shared` / `T.alloc_fragment`: the scope the tile lowering
+    recorded; a fragment has the 2-D shape of its tile."""
     scope = op.attrs.get("scope", "local")
-    return f"{op.fields['name']} = T.alloc_{scope}(({op.attrs['size']},), {op.fields['dtype']})"
+    dims = op.attrs["shape"] if scope == "fragment" else [op.attrs["size"]]
+    shape = ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "")
+    return f"{op.fields['name']} = T.alloc_{scope}(({shape}), {op.fields['dtype']})"
 
 
 # Floats with the integer types of their bits: TileLang's C writer prints float constants to 7
@@ -154,10 +157,25 @@ _CUDA_SPELLING = {
         "T.if_then_else({cond}, {update}, {dtype}(0))",
     ),
 }
+
+
+# mem.dot as TileLang's tensor-core gemm: the flat shared operand arrays viewed 2-D, the sum in
+# the fragment the tile lowering allocated (`array_dot["accumulator"]`), which mem.copy then
+# copies to the result's shared array. TileLang lays the operand arrays out for the gemm and
+# rewrites every other access to them to match.
+_ARRAY_OPS = {
+    "mem.dot": (
+        "T.gemm(T.reshape({0}, [{m}, {k}]), T.reshape({1}, [{k}, {n}]), {2}, clear_accum=True)"
+    ),
+    "mem.copy": "T.copy({0}, T.reshape({1}, {shape}))",
+}
+
+
 CUDA_TARGET = dataclasses.replace(
     TARGET,
     device="cuda",
-    spelling=_CUDA_SPELLING,
+    legal_ops=TARGET.legal_ops | set(_ARRAY_OPS),
+    spelling={**_CUDA_SPELLING, **_ARRAY_OPS},
     declaring_ops=TARGET.declaring_ops - {"mem.atomic"},
     memory_scopes={"global": "global", "tile": "shared", "scalar": "local"},
     syntax=dataclasses.replace(
@@ -166,7 +184,19 @@ CUDA_TARGET = dataclasses.replace(
         grid_open="with T.Kernel({count}, threads={num_warps} * 32) as {pid}:",
         parallel_open="for {iv} in T.Parallel({extent}):",
     ),
-    capabilities={**TIR_CAPABILITIES, "parallel": "native", "max_warps": 8},
+    capabilities={
+        **TIR_CAPABILITIES,
+        "parallel": "native",
+        "max_warps": 8,
+        # Dots of f16/bf16 tiles in whole 16 x 16 x 16 blocks: T.gemm on tensor cores, where the
+        # program's warps split the result into 16-row, 8-column blocks (TileLang's rule).
+        "array_dot": {
+            "dtypes": ("f16", "bf16"),
+            "multiple": 16,
+            "warp_tile": (16, 8),
+            "accumulator": "fragment",
+        },
+    },
     # TileLang 0.1.15 binds a `T.Parallel` loop to an int32 thread variable and rejects int64
     # indices derived from it, so on CUDA a launch past 2^31 elements is refused.
     wide_index={},
