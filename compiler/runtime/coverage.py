@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from compiler.backends.artifact import Artifact
 from compiler.ir import parse_kernel
 from compiler.runtime.bindings import LaunchError
-from compiler.runtime.grid import evaluate_grid
+from compiler.runtime.grid import GridError, evaluate_grid
 from compiler.runtime.relower import relowered
 
 # Raising block sizes stops here: a tile dim past this is no longer a schedule, the arrangement
@@ -31,7 +31,10 @@ def covering(artifact: Artifact, bindings: Mapping[str, object]) -> Artifact:
     """`artifact` where its programs cover every tensor it writes, else the kernel lowered with a
     schedule that does."""
     numbers = {k: v for k, v in bindings.items() if isinstance(v, int) and not isinstance(v, bool)}
-    short = _uncovered(artifact, artifact.schedule, numbers)
+    try:
+        short = _uncovered(artifact, artifact.schedule, numbers)
+    except GridError:
+        return artifact  # an argument is missing or wrong: the launcher's checks say which
     if short is None:
         return artifact
     schedule = _covering_schedule(artifact, numbers)
@@ -44,6 +47,8 @@ def _uncovered(
     artifact: Artifact, schedule: Mapping[str, int], numbers: Mapping[str, int]
 ) -> tuple[str, int, int] | None:
     """(tensor, its outer tiles, programs) for the first written tensor the grid does not cover."""
+    if not artifact.written_tiles:
+        return None
     env = {**numbers, **schedule}
     programs = evaluate_grid(artifact.grid, env)
     for name, expression in artifact.written_tiles:

@@ -15,6 +15,7 @@ import compiler.dsl as ninetoothed
 import compiler.dsl.language as ntl
 from compiler.backends import TARGETS
 from compiler.dsl import Symbol, Tensor
+from compiler.runtime import launch
 from compiler.runtime.bindings import LaunchError
 from compiler.runtime.coverage import covering
 from compiler.runtime.overlap import OverlapWarning
@@ -127,3 +128,13 @@ def test_tensors_that_do_not_race_launch_without_a_warning(views):
         warnings.simplefilter("error", OverlapWarning)
         copy_kernel()(x, y)
     torch.testing.assert_close(y, expected)
+
+
+def test_a_missing_argument_is_the_launchers_error_not_the_coverage_checks():
+    kernel = rows_kernel("cuda")
+    x, y = poisoned(8)
+    kernel(x, y)
+    bindings = kernel.bindings(x, y)
+    del bindings["x_size_0"]
+    with pytest.raises(LaunchError, match="'x_size_0' is not bound"):
+        launch(kernel.last, bindings)
