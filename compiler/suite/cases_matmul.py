@@ -126,10 +126,6 @@ def _bmm_bench_args(dtype):
     return bench_args
 
 
-def _bmm_reference(args):
-    return [torch.bmm(args[0].float(), args[1].float()).to(args[2].dtype)]
-
-
 def _bmm_cost(args):
     a, b, c = args
     (batch, m, k), n = a.shape, b.shape[2]
@@ -225,6 +221,34 @@ def _dot_kernel(name, program_name, make_args, reference, output, **fields):
     )
 
 
+def _fp32_and_fp16(name, make_args, bench_args, cost):
+    """The fp32 entry `name` and its fp16 twin `<name>_fp16` (larger K blocks on a GPU, torch's
+    own fp16 kernel as the eager baseline); both compare with the product in float."""
+    precisions = (
+        ("", torch.float32, _BENCH_BLOCKS, {}),
+        ("_fp16", torch.float16, _BENCH_BLOCKS_FP16, {"torch_eager": _product}),
+    )
+    return tuple(
+        _dot_kernel(
+            name + suffix,
+            name,
+            make_args(dtype),
+            _matmul_reference,
+            2,
+            bench_args=bench_args(dtype),
+            bench_arrangement_kwargs=blocks,
+            bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
+            cost=cost,
+            **extra,
+        )
+        for suffix, dtype, blocks, extra in precisions
+    )
+
+
+def _product(args):
+    return [args[0] @ args[1]]
+
+
 def _attention(name, is_causal):
     return _dot_kernel(
         name,
@@ -243,29 +267,7 @@ def _attention(name, is_causal):
 
 
 KERNELS = (
-    _dot_kernel(
-        "matmul",
-        "matmul",
-        _matmul_args(torch.float32),
-        _matmul_reference,
-        2,
-        bench_args=_matmul_bench_args(torch.float32),
-        bench_arrangement_kwargs=_BENCH_BLOCKS,
-        bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
-        cost=_matmul_cost,
-    ),
-    _dot_kernel(
-        "matmul_fp16",
-        "matmul",
-        _matmul_args(torch.float16),
-        _matmul_reference,
-        2,
-        bench_args=_matmul_bench_args(torch.float16),
-        bench_arrangement_kwargs=_BENCH_BLOCKS_FP16,
-        bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
-        cost=_matmul_cost,
-        torch_eager=lambda args: [args[0] @ args[1]],
-    ),
+    *_fp32_and_fp16("matmul", _matmul_args, _matmul_bench_args, _matmul_cost),
     _dot_kernel(
         "addmm",
         "addmm",
@@ -277,29 +279,7 @@ KERNELS = (
         bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
         cost=_addmm_cost,
     ),
-    _dot_kernel(
-        "bmm",
-        "bmm",
-        _bmm_args(torch.float32),
-        _bmm_reference,
-        2,
-        bench_args=_bmm_bench_args(torch.float32),
-        bench_arrangement_kwargs=_BENCH_BLOCKS,
-        bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
-        cost=_bmm_cost,
-    ),
-    _dot_kernel(
-        "bmm_fp16",
-        "bmm",
-        _bmm_args(torch.float16),
-        _bmm_reference,
-        2,
-        bench_args=_bmm_bench_args(torch.float16),
-        bench_arrangement_kwargs=_BENCH_BLOCKS_FP16,
-        bench_array_arrangement_kwargs=_ARRAY_BLOCKS,
-        cost=_bmm_cost,
-        torch_eager=lambda args: [torch.bmm(args[0], args[1])],
-    ),
+    *_fp32_and_fp16("bmm", _bmm_args, _bmm_bench_args, _bmm_cost),
     _dot_kernel(
         "conv2d",
         "conv2d",
