@@ -84,9 +84,16 @@ def build_artifact(
         unused_buffers=_unused_buffers(kernel),
         constexpr_params=tuple(kernel.attrs.get("constexpr_params") or ()),
         index_bits=target.capability("index_bits", 64),
-        written_tiles=tuple((n, e) for n, e in kernel.attrs.get("written_tiles") or ()),
+        written_tiles=_written_tiles(kernel),
         schedule_given=tuple(kernel.attrs.get("schedule_given") or ()),
     )
+
+
+def _written_tiles(kernel: Kernel) -> tuple[tuple[str, str], ...]:
+    """The frontend's outer tile counts (`outer_tiles`) of the buffers ssa.analyze_effects found
+    written (`writes`)."""
+    written = set(kernel.attrs.get("writes") or ())
+    return tuple((n, e) for n, e in kernel.attrs.get("outer_tiles") or () if n in written)
 
 
 def _unused_buffers(kernel: Kernel) -> tuple[str, ...]:

@@ -16,7 +16,6 @@ from compiler.frontend.statements import FunctionLowerer
 from compiler.frontend.symbols import bind, python_expr
 from compiler.ir.builder import Builder
 from compiler.ir.core import Block, Kernel, Value
-from compiler.ir.registry import lookup
 from compiler.ir.types import BufferType, ScalarType
 
 
@@ -80,8 +79,11 @@ def build_kernel(
     FunctionLowerer(ctx, application, env).run()
 
     kernel.attrs["grid"] = grid_expression(arranged, specs, constexprs, sizes)
-    tensors = {n: t for n, t, s in zip(names, arranged, specs, strict=True) if s.kind == "tensor"}
-    kernel.attrs["written_tiles"] = written_tiles(kernel, tensors, constexprs, sizes)
+    kernel.attrs["outer_tiles"] = [
+        [name, _outer_tiles(tensor, constexprs, sizes)]
+        for name, tensor, spec in zip(names, arranged, specs, strict=True)
+        if spec.kind == "tensor"
+    ]
     if parameters:
         kernel.attrs["constexpr_params"] = parameters
     metas = meta_symbols(arranged)
@@ -96,25 +98,10 @@ def grid_expression(arranged, specs, constexprs, sizes: dict[str, Value]) -> str
     return _outer_tiles(first, constexprs, sizes)
 
 
-def written_tiles(kernel: Kernel, tensors: dict, constexprs, sizes) -> list[list[str]]:
-    """[tensor, number of its outermost tiles] for each tensor the application writes. Program i
-    writes outer tile i, so a tensor with more tiles than the grid has programs would be left
-    partly unwritten: the launch checks it (compiler/runtime/coverage.py)."""
-    written = {
-        operand
-        for op in kernel.walk()
-        if lookup(op.name).effect == "write"
-        for operand in op.operands
-        if operand in kernel.args
-    }
-    return [
-        [arg.name, _outer_tiles(tensors[arg.name], constexprs, sizes)]
-        for arg in kernel.args
-        if arg in written and arg.name in tensors
-    ]
-
-
 def _outer_tiles(tensor: Tensor, constexprs, sizes: dict[str, Value]) -> str:
+    """The number of the tensor's outermost tiles. Program i takes outer tile i of each, so a
+    tensor the kernel writes with more tiles than the grid has programs would be left partly
+    unwritten: the launch checks it (compiler/runtime/coverage.py)."""
     count = bind(math.prod(tensor.shape, start=1), constexprs)
     return python_expr(count, {symbol: value.name for symbol, value in sizes.items()})
 
