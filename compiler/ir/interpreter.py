@@ -196,7 +196,7 @@ class _Interpreter:
         if name == "mem.dot":
             m, n, k = attrs["m"], attrs["n"], attrs["k"]
             product = x[0].reshape(m, k).astype(np.float64) @ x[1].reshape(k, n).astype(np.float64)
-            x[2][:] = product.ravel()
+            x[2][:] = product.ravel() + (x[2] if attrs["accumulate"] else 0)
             return []
         if name == "mem.copy":
             x[1][:] = x[0]

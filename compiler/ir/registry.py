@@ -296,6 +296,8 @@ def _array_dot(types: list[Type], attrs: dict) -> list[Type]:
     if not all(isinstance(d, int) and d > 0 for d in dims.values()):
         raise TypeRuleError(f"m, n and k must be positive ints, got {dims}")
     m, n, k = dims["m"], dims["n"], dims["k"]
+    if not isinstance(attrs["accumulate"], bool):
+        raise TypeRuleError(f"accumulate must be true or false, got {attrs['accumulate']!r}")
     if not all(isinstance(t, ArrayType) for t in types):
         raise TypeRuleError(f"expects three arrays, got {', '.join(map(str, types))}")
     sizes = [t.size for t in types]
@@ -442,9 +444,10 @@ def _defs() -> list[OpDef]:
             "mem.dot",
             (3, 3),
             _array_dot,
-            attrs=("m", "n", "k"),
+            attrs=("m", "n", "k", "accumulate"),
             effect="write",
-            description="c = a @ b on row-major arrays, by every thread of the program together",
+            description="c = a @ b (c += a @ b where accumulate) on row-major arrays, by every "
+            "thread of the program together",
         ),
         OpDef(
             "mem.copy",

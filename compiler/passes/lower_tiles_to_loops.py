@@ -10,6 +10,9 @@ value that uses it, so a chain of elementwise ops becomes one loop with scalar t
 
 A dot the target's `array_dot` capability takes (a block-wide routine, such as tensor cores:
 `array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
+Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`), the `mem.dot`
+sums into the carried array in place (`accumulate`), kept in the target's `accumulator` scope for
+the whole loop when it has one: no sum array per iteration, no elementwise add.
 
 Each array fill and each store is an `scf.parallel` over the tile's elements; whether a target
 runs those serially or across threads is `ssa.lower_parallel`'s business. Arrays are declared at
@@ -19,7 +22,7 @@ the top of the kernel with the target's `memory_scopes["tile"]` scope.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from compiler.ir import (
@@ -107,6 +110,9 @@ class _Lowering:
         self.arrays: dict[Value, Value] = {}
         self.elements = Elements(pass_name, self.scalars, self.arrays)
         self.allocs = Block()
+        self.uses = kernel.uses()
+        # linalg.dot -> the array it sums into in place (see `accumulated_dots`)
+        self.in_place: dict[Operation, Value] = {}
 
     def run(self) -> None:
         body = Block()
@@ -245,16 +251,16 @@ class _Lowering:
         left, right = op.operands
         result = op.result
         dtype = result.type.dtype
+        if op in self.in_place:
+            self.array_dot_into(b, op, self.in_place[op], accumulate=True)
+            return
         array = self.alloc(dtype, math.prod(result.type.shape))
-        if takes(self.array_dot, op) and warps_split(self.array_dot, op, self.warps):
-            (m, k), n = left.type.shape, right.type.shape[1]
+        if self.taken(op):
             # A target may sum in memory of its own (`accumulator` scope), copied out after.
-            scope = self.array_dot.get("accumulator")
-            total = self.alloc("f32", m * n, scope, shape=(m, n)) if scope else array
-            operands = [self.array_of(b, left), self.array_of(b, right), total]
-            b.create("mem.dot", operands, {"m": m, "n": n, "k": k})
-            if scope:
-                b.create("mem.copy", [total, array], {"shape": [m, n]})
+            total = self.accumulator(op) or array
+            self.array_dot_into(b, op, total, accumulate=False)
+            if total is not array:
+                self.copy_whole(b, op, total, array)
             self.arrays[result] = array
             return
 
@@ -273,6 +279,48 @@ class _Lowering:
 
         self.parallel(b, result.type.shape, body)
         self.arrays[result] = array
+
+    def taken(self, dot: Operation) -> bool:
+        return takes(self.array_dot, dot) and warps_split(self.array_dot, dot, self.warps)
+
+    def accumulator(self, dot: Operation) -> Value | None:
+        """A new array of the target's `accumulator` scope for `dot`'s sum, if it has one."""
+        scope = self.array_dot.get("accumulator")
+        (m, n) = dot.result.type.shape
+        return self.alloc("f32", m * n, scope, shape=(m, n)) if scope else None
+
+    def array_dot_into(self, b: Builder, dot: Operation, total: Value, accumulate: bool) -> None:
+        left, right = dot.operands
+        (m, k), n = left.type.shape, right.type.shape[1]
+        operands = [self.array_of(b, left), self.array_of(b, right), total]
+        b.create("mem.dot", operands, {"m": m, "n": n, "k": k, "accumulate": accumulate})
+
+    def copy_whole(self, b: Builder, dot: Operation, source: Value, destination: Value) -> None:
+        b.create("mem.copy", [source, destination], {"shape": list(dot.result.type.shape)})
+
+    def accumulated_dots(self, loop: Operation) -> Mapping[Value, Operation]:
+        """Carried tiles the loop only adds a taken dot to (`acc = acc + dot(a, b)` in its body,
+        each of the three values used nowhere else), with those dots: the sum can stay in the
+        carried array, which the dot then adds to in place."""
+        body = loop.regions[0].block
+        _, *carried = body.args
+        found = {}
+        for arg, value in zip(carried, body.ops[-1].operands, strict=True):
+            add = value.owner
+            if not isinstance(add, Operation) or add.name != "arith.add" or add.parent is not body:
+                continue
+            others = [v for v in add.operands if v is not arg]
+            dot = others[0].owner if len(others) == 1 else None
+            if (
+                isinstance(dot, Operation)
+                and dot.name == "linalg.dot"
+                and dot.parent is body
+                and dot.result.type == arg.type
+                and self.taken(dot)
+                and self.uses.get(arg) == self.uses.get(dot.result) == self.uses.get(value) == 1
+            ):
+                found[arg] = dot
+        return found
 
     def array_of(self, b: Builder, value: Value) -> Value:
         """The array holding tile `value` row-major: its own, or one filled here."""
@@ -311,13 +359,20 @@ class _Lowering:
         """Carried values live in arrays: filled from the inits, refreshed from the yield."""
         lb, ub, step = (self.scalars[v] for v in op.operands[:3])
         iv, *carried = op.regions[0].block.args
-        cells = []
+        accumulated = self.accumulated_dots(op)
+        cells, sums = [], {}
         for init, arg in zip(op.operands[3:], carried, strict=True):
             if isinstance(arg.type, TileType):
                 self.fill(b, arg, lambda inner, index, v=init: self.elements.at(inner, v, index))
                 cells.append(self.arrays[arg])
             else:
                 cells.append(self.scalar_cell(b, arg, self.scalars[init]))
+            if arg in accumulated:
+                dot = accumulated[arg]
+                sums[arg] = self.accumulator(dot)
+                if sums[arg] is not None:
+                    self.copy_whole(b, dot, cells[-1], sums[arg])
+                self.in_place[dot] = sums[arg] or cells[-1]
         new_iv = Value(ScalarType("index"))
         body = Block([new_iv])
         b.create("scf.for", [lb, ub, step], {}, [], [Region([body])])
@@ -328,9 +383,13 @@ class _Lowering:
                     self.scalars[arg] = b.value("mem.read", cell, self.elements.constant(b, 0))
 
         def on_yield(inner: Builder, yielded: list[Value]) -> None:
-            self.refresh(inner, list(zip(carried, yielded, cells, strict=True)))
+            moves = zip(carried, yielded, cells, strict=True)
+            self.refresh(inner, [move for move in moves if move[0] not in accumulated])
 
         self.block(op.regions[0].block, body, on_yield)
+        for arg, cell in zip(carried, cells, strict=True):
+            if sums.get(arg) is not None:
+                self.copy_whole(b, accumulated[arg], sums[arg], cell)
         for result, cell in zip(op.results, cells, strict=True):
             self.held(b, result, cell)
 

@@ -178,19 +178,24 @@ def test_every_spelling_computes_what_torch_does(seed):
 
 F16_DOTS = {"matmul_fp16", "bmm_fp16", "flash_attention", "flash_attention_causal"}
 F32_DOTS = {"matmul", "bmm", "addmm", "conv2d"}
+ACCUMULATED = {"matmul_fp16", "bmm_fp16"}  # `acc += dot(...)` in a loop
 
 
 @needs_nvcc
 @pytest.mark.parametrize("name", sorted(SUITE))
 def test_f16_dots_run_on_tensor_cores(name):
     """A dot of f16 tiles in whole 16 x 16 x 16 blocks is one block-wide `ntc_dot` (WMMA in the
-    PTX); the CPU shim runs the same call (test above). Other dots stay thread loops."""
+    PTX); the CPU shim runs the same call (test above). Other dots stay thread loops. A dot a
+    loop adds to its carried tile sums into that tile in place: WMMA loads it as the
+    accumulator instead of starting from zero."""
     artifact = checked(name).artifact
     f16_dots = name in F16_DOTS
     assert ("linalg.dot" in artifact.initial_ssa) == (name in F16_DOTS | F32_DOTS)
     ptx = compile_ptx(artifact.source, name)
     assert ("ntc_dot<" in artifact.source) == f16_dots
     assert ("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32" in ptx) == f16_dots
+    assert (", true>(" in artifact.source) == (name in ACCUMULATED)
+    assert ("wmma.load.c.sync" in ptx) == (name in ACCUMULATED)
 
 
 @needs_nvcc

@@ -199,18 +199,25 @@ def test_cuda_form_of_suite_kernel_lowers_and_compiles_for_sm_90(name):
 
 
 F16_DOTS = {"matmul_fp16", "bmm_fp16", "flash_attention", "flash_attention_causal"}
+ACCUMULATED = {"matmul_fp16", "bmm_fp16"}  # `acc += dot(...)` in a loop
 
 
 @pytest.mark.parametrize("name", sorted(SUITE))
 def test_cuda_form_runs_f16_dots_as_gemm_on_tensor_cores(name):
     """Each dot of f16 tiles is one `T.gemm` on the shared arrays viewed 2-D, its sum in a
     fragment; TileLang lowers it to `mma` instructions. The warps are as many as split each dot's
-    result into 16 x 8 blocks (16 x 16 tiles here: two). Other dots, and the C form, keep loops."""
+    result into 16 x 8 blocks (16 x 16 tiles here: two). Other dots, and the C form, keep loops.
+    A dot a loop adds to its carried tile sums into one fragment for the whole loop (copied in
+    before it and out after), not into a cleared one per iteration."""
     artifact = cuda_form(name)
     gemm = name in F16_DOTS
     assert ("T.gemm(T.reshape(" in artifact.source) == gemm
     assert ("T.alloc_fragment(" in artifact.source) == gemm
     assert ("tl::mma_sync<" in cuda_source(artifact)) == gemm
+    assert ("clear_accum=False" in artifact.source) == (name in ACCUMULATED)
+    assert artifact.source.count("T.copy(") == 2 * (name in ACCUMULATED) + (
+        artifact.source.count("clear_accum=True")
+    )
     if gemm:
         assert artifact.num_warps == 2
         kernel = SUITE[name]

@@ -229,7 +229,7 @@ kernel @k(%h: buffer<i32>, %i: index, %v: i32) {
 kernel @k() {
   %0 = mem.alloc() {dtype = "f16", size = 256} : array<f16[256]>
   %1 = mem.alloc() {dtype = "f32", size = 512} : array<f32[512]>
-  mem.dot(%0, %0, %1) {k = 16, m = 32, n = 16}
+  mem.dot(%0, %0, %1) {accumulate = false, k = 16, m = 32, n = 16}
 }
 // -----
 // expected-error: operands must share a dtype
@@ -237,7 +237,14 @@ kernel @k() {
   %0 = mem.alloc() {dtype = "f16", size = 256} : array<f16[256]>
   %1 = mem.alloc() {dtype = "bf16", size = 256} : array<bf16[256]>
   %2 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
-  mem.dot(%0, %1, %2) {k = 16, m = 16, n = 16}
+  mem.dot(%0, %1, %2) {accumulate = false, k = 16, m = 16, n = 16}
+}
+// -----
+// expected-error: accumulate must be true or false, got 1
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f16", size = 256} : array<f16[256]>
+  %1 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
+  mem.dot(%0, %0, %1) {accumulate = 1, k = 16, m = 16, n = 16}
 }
 // -----
 // expected-error: expects two arrays of one type

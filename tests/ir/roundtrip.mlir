@@ -90,6 +90,7 @@ kernel @block_dot(%x: buffer<f32>) {
   %1 = mem.alloc() {dtype = "f16", scope = "shared", size = 256} : array<f16[256]>
   %2 = mem.alloc() {dtype = "f32", scope = "shared", size = 512} : array<f32[512]>
   %3 = mem.alloc() {dtype = "f32", scope = "fragment", shape = [32, 16], size = 512} : array<f32[512]>
-  mem.dot(%0, %1, %3) {k = 16, m = 32, n = 16}
+  mem.dot(%0, %1, %3) {accumulate = false, k = 16, m = 32, n = 16}
+  mem.dot(%0, %1, %3) {accumulate = true, k = 16, m = 32, n = 16}
   mem.copy(%3, %2) {shape = [32, 16]}
 }

@@ -81,8 +81,11 @@ def test_suite_kernel_in_loops_matches_torch(name, form, make_target, interpret)
 @pytest.mark.parametrize("name", ["matmul_fp16", "bmm_fp16", "flash_attention"])
 def test_a_dot_the_target_takes_whole_is_one_array_dot(name, accumulator, make_target, interpret):
     """f16 operands in 16 x 16 blocks: each dot is one block-wide `mem.dot` on the operands'
-    arrays (the interpreter runs it), summed in an array of the `accumulator` scope and copied
-    out where the target has one, and the kernel still matches torch."""
+    arrays (the interpreter runs it), summed in an array of the `accumulator` scope where the
+    target has one, and the kernel still matches torch. A dot a loop adds to the tile it carries
+    (matmul's `accumulator += dot(...)`) sums into that tile in place: copied into the accumulator
+    scope before the loop and out after it, not once per dot; other dots (attention's) start from
+    zero and are copied out each time."""
     target = _loop_target(make_target, FORMS[1])
     capability = {"dtypes": ("f16", "bf16"), "multiple": 16}
     capability |= {"accumulator": accumulator} if accumulator else {}
@@ -90,11 +93,18 @@ def test_a_dot_the_target_takes_whole_is_one_array_dot(name, accumulator, make_t
     work = _matches_torch(name, target, interpret)
     dots = [op for op in work.walk() if op.name == "mem.dot"]
     assert dots and all(op.attrs["m"] % 16 == op.attrs["n"] % 16 == 0 for op in dots)
+    in_place = [op for op in dots if op.attrs["accumulate"]]
+    assert len(in_place) == (len(dots) if name != "flash_attention" else 0)
     copies = [op for op in work.walk() if op.name == "mem.copy"]
-    assert len(copies) == (len(dots) if accumulator else 0)
+    expected = 2 * len(in_place) + len(dots) - len(in_place)
+    assert len(copies) == (expected if accumulator else 0)
     for dot in dots:
         scope = dot.operands[2].owner.attrs["scope"]
         assert scope == (accumulator or "local")
+    loops = [op for op in work.walk() if op.name == "scf.for"]
+    for dot in in_place:  # summed in the loop, copied in the kernel body around it
+        assert any(dot in loop.walk() for loop in loops)
+        assert not any(op.name == "mem.copy" for loop in loops for op in loop.walk())
 
 
 @pytest.mark.parametrize(

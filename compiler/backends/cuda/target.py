@@ -96,7 +96,7 @@ SPELLING = {
     "mem.alloc": _alloc,
     "mem.read": "{0}[{1}]",
     "mem.write": "{0}[{1}] = {2};",
-    "mem.dot": "ntc_dot<{m}, {n}, {k}>({0}, {1}, {2});",
+    "mem.dot": "ntc_dot<{m}, {n}, {k}, {accumulate}>({0}, {1}, {2});",
     "mem.barrier": "__syncthreads();",
 }
 

@@ -159,15 +159,21 @@ _CUDA_SPELLING = {
 }
 
 
-# mem.dot as TileLang's tensor-core gemm: the flat shared operand arrays viewed 2-D, the sum in
-# the fragment the tile lowering allocated (`array_dot["accumulator"]`), which mem.copy then
-# copies to the result's shared array. TileLang lays the operand arrays out for the gemm and
-# rewrites every other access to them to match.
+def _block_dot(op: OpText) -> str:
+    """mem.dot as TileLang's tensor-core T.gemm: the flat shared operand arrays viewed 2-D, summed
+    into the fragment the tile lowering allocated (`array_dot["accumulator"]`), cleared first
+    unless the dot accumulates. TileLang lays the operand arrays out for the gemm and rewrites
+    every other access to them to match."""
+    a, b, c = op.args
+    m, n, k = (op.fields[d] for d in "mnk")
+    operands = f"T.reshape({a}, [{m}, {k}]), T.reshape({b}, [{k}, {n}]), {c}"
+    return f"T.gemm({operands}, clear_accum={not op.attrs['accumulate']})"
+
+
+# mem.copy between a fragment and a flat shared array, both viewed with the tile's shape.
 _ARRAY_OPS = {
-    "mem.dot": (
-        "T.gemm(T.reshape({0}, [{m}, {k}]), T.reshape({1}, [{k}, {n}]), {2}, clear_accum=True)"
-    ),
-    "mem.copy": "T.copy({0}, T.reshape({1}, {shape}))",
+    "mem.dot": _block_dot,
+    "mem.copy": "T.copy(T.reshape({0}, {shape}), T.reshape({1}, {shape}))",
 }
 
 

@@ -63,11 +63,11 @@ __device__ __forceinline__ T ntc_atomic_min(T* at, T value) {
   return ntc_atomic_update(at, value, ntc_min());
 }
 
-// mem.dot: c = a @ b for row-major [M, K], [K, N] and [M, N] arrays in shared memory, by every
-// thread of the block together. Each warp takes 16 x 16 tiles of c in turn and runs their k-loop
+// mem.dot: c = a @ b (c += a @ b where Accumulate) for row-major [M, K], [K, N] and [M, N]
+// arrays in shared memory, by every thread of the block together. Each warp takes 16 x 16 tiles of c in turn and runs their k-loop
 // on tensor cores (WMMA: f16 or bf16 in, f32 accumulated). The barriers: every thread's part of a
 // and b is written before any warp loads it, and c is whole before any thread reads it.
-template <int M, int N, int K, typename T>
+template <int M, int N, int K, bool Accumulate, typename T>
 __device__ __forceinline__ void ntc_dot(const T* a, const T* b, float* c) {
   static_assert(M % 16 == 0 && N % 16 == 0 && K % 16 == 0, "whole 16 x 16 x 16 tiles");
   using namespace nvcuda;
@@ -76,7 +76,11 @@ __device__ __forceinline__ void ntc_dot(const T* a, const T* b, float* c) {
   for (int tile = threadIdx.x / 32; tile < (M / 16) * (N / 16); tile += warps) {
     const int i = tile / (N / 16) * 16, j = tile % (N / 16) * 16;
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> sum;
-    wmma::fill_fragment(sum, 0.0f);
+    if (Accumulate) {
+      wmma::load_matrix_sync(sum, c + i * N + j, N, wmma::mem_row_major);
+    } else {
+      wmma::fill_fragment(sum, 0.0f);
+    }
     for (int k = 0; k < K; k += 16) {
       wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> left;
       wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> right;

@@ -95,12 +95,13 @@ static void ntc_run_grid(void (*kernel)(Params...), unsigned grid, void** args) 
 }
 
 // mem.dot: the block's one thread computes all of c, each element's f32 sum in k order as the
-// loop form's (the GPU form shares c out to the warps' tensor cores).
-template <int M, int N, int K, typename T>
+// loop form's, from c's own value where Accumulate (the GPU form shares c out to the warps'
+// tensor cores).
+template <int M, int N, int K, bool Accumulate, typename T>
 static inline void ntc_dot(const T* a, const T* b, float* c) {
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
-      float sum = 0.0f;
+      float sum = Accumulate ? c[i * N + j] : 0.0f;
       for (int k = 0; k < K; ++k) sum += float(a[i * K + k]) * float(b[k * N + j]);
       c[i * N + j] = sum;
     }
