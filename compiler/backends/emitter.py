@@ -249,6 +249,8 @@ class _Emitter:
                 fields[key] = self.target.dtype(value)
             else:
                 fields[key] = self.syntax.literal(self.dims(value) if key in _DIM_KEYS else value)
+        if self.kernel.attrs.get("num_warps"):  # the program's warps, where the schedule fixed them
+            fields["num_warps"] = str(self.kernel.attrs["num_warps"])
         if op.results:
             type_ = op.results[0].type
             unbound = [d for d in type_.shape if isinstance(d, str) and d not in self.constexprs]

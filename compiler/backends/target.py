@@ -26,7 +26,8 @@ class OpText:
 
     args: tuple[str, ...]
     attrs: Mapping[str, object]  # the op's attributes as the IR holds them
-    fields: Mapping[str, str]  # each attribute spelled, plus result_dtype and result_shape
+    # each attribute spelled, plus result_dtype, result_shape and the program's num_warps
+    fields: Mapping[str, str]
     operand_dtypes: tuple[str, ...] = ()  # the IR element types of the operands
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import shutil
 
 import pytest
@@ -185,9 +186,10 @@ ACCUMULATED = {"matmul_fp16", "bmm_fp16"}  # `acc += dot(...)` in a loop
 @pytest.mark.parametrize("name", sorted(SUITE))
 def test_f16_dots_run_on_tensor_cores(name):
     """A dot of f16 tiles in whole 16 x 16 x 16 blocks is one block-wide `ntc_dot` (WMMA in the
-    PTX); the CPU shim runs the same call (test above). Other dots stay thread loops. A dot a
-    loop adds to its carried tile sums into that tile in place: WMMA loads it as the
-    accumulator instead of starting from zero."""
+    PTX); the CPU shim runs the same call (test above). Other dots stay thread loops. The sum
+    lives in the warps' accumulator fragments, registers (no local memory in the PTX); a dot a
+    loop adds to its carried tile sums into that tile in place, loaded into the fragments once
+    before the loop instead of starting from zero each time."""
     artifact = checked(name).artifact
     f16_dots = name in F16_DOTS
     assert ("linalg.dot" in artifact.initial_ssa) == (name in F16_DOTS | F32_DOTS)
@@ -196,6 +198,8 @@ def test_f16_dots_run_on_tensor_cores(name):
     assert ("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32" in ptx) == f16_dots
     assert (", true>(" in artifact.source) == (name in ACCUMULATED)
     assert ("wmma.load.c.sync" in ptx) == (name in ACCUMULATED)
+    assert ("ntc_accumulator<" in artifact.source) == f16_dots
+    assert not re.search(r"\.local\b", ptx)
 
 
 @needs_nvcc

@@ -49,6 +49,7 @@ def _ids(index: str) -> dict[str, object]:
 
 # mem.alloc {scope}: the declaration's qualifier.
 _SCOPES = {"shared": "__shared__ __align__(32) ", "local": ""}
+_ACCUMULATOR = "fragment"
 
 
 def _load(op: OpText) -> str:
@@ -68,9 +69,14 @@ def _store(op: OpText) -> str:
 
 
 def _alloc(op: OpText) -> str:
-    # Shared arrays start at 32-byte boundaries, which tensor-core loads and stores need.
-    qualifier = _SCOPES[op.attrs.get("scope", "local")]
-    return f"{qualifier}{op.fields['dtype']} {op.fields['name']}[{op.attrs['size']}];"
+    """An array; one of the `accumulator` scope (a block-wide dot's f32 sum) is the warps'
+    tensor-core accumulators, `ntc_accumulator` (ntc_cuda_device.h). Shared arrays start at
+    32-byte boundaries, which tensor-core loads and stores need."""
+    scope = op.attrs.get("scope", "local")
+    if scope == _ACCUMULATOR:
+        rows, columns = op.attrs["shape"]
+        return f"ntc_accumulator<{rows}, {columns}, {op.fields['num_warps']}> {op.fields['name']};"
+    return f"{_SCOPES[scope]}{op.fields['dtype']} {op.fields['name']}[{op.attrs['size']}];"
 
 
 SPELLING = {
@@ -97,6 +103,7 @@ SPELLING = {
     "mem.read": "{0}[{1}]",
     "mem.write": "{0}[{1}] = {2};",
     "mem.dot": "ntc_dot<{m}, {n}, {k}, {accumulate}>({0}, {1}, {2});",
+    "mem.copy": "ntc_copy({0}, {1});",  # into or out of an accumulator
     "mem.barrier": "__syncthreads();",
 }
 
@@ -120,7 +127,7 @@ def _names_used(texts: list[str]) -> frozenset[str]:
 
 
 _TEXTS = [s for s in SPELLING.values() if isinstance(s, str)]
-_TEXTS += [*_PROGRAM_IDS, *_DTYPES.values(), *_SCOPES.values()]
+_TEXTS += [*_PROGRAM_IDS, *_DTYPES.values(), *_SCOPES.values(), "ntc_accumulator"]
 
 TARGET = Target(
     name="cuda",
@@ -142,8 +149,9 @@ TARGET = Target(
         "shared_memory": True,
         "index_bits": 32,
         # A dot of f16 or bf16 tiles whose dims are whole 16 x 16 x 16 tensor-core tiles is one
-        # block-wide ntc_dot (WMMA on a GPU; the CPU shim loops): see ntc_cuda_device.h.
-        "array_dot": {"dtypes": ("f16", "bf16"), "multiple": 16},
+        # block-wide ntc_dot (WMMA on a GPU; the CPU shim loops), summed in the warps'
+        # accumulator fragments, registers, for as long as the sum lives: see ntc_cuda_device.h.
+        "array_dot": {"dtypes": ("f16", "bf16"), "multiple": 16, "accumulator": _ACCUMULATOR},
     },
     operand_dtypes={
         **OPERAND_DTYPES,

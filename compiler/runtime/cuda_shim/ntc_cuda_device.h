@@ -63,32 +63,74 @@ __device__ __forceinline__ T ntc_atomic_min(T* at, T value) {
   return ntc_atomic_update(at, value, ntc_min());
 }
 
-// mem.dot: c = a @ b (c += a @ b where Accumulate) for row-major [M, K], [K, N] and [M, N]
-// arrays in shared memory, by every thread of the block together. Each warp takes 16 x 16 tiles of c in turn and runs their k-loop
-// on tensor cores (WMMA: f16 or bf16 in, f32 accumulated). The barriers: every thread's part of a
-// and b is written before any warp loads it, and c is whole before any thread reads it.
-template <int M, int N, int K, bool Accumulate, typename T>
-__device__ __forceinline__ void ntc_dot(const T* a, const T* b, float* c) {
-  static_assert(M % 16 == 0 && N % 16 == 0 && K % 16 == 0, "whole 16 x 16 x 16 tiles");
+// An array of the accumulator scope: the [M, N] f32 sum of block-wide dots, held in the warps'
+// tensor-core accumulator fragments (registers) for as long as it lives. Warp w holds the 16 x 16
+// tiles w, w + Warps, w + 2 Warps, ... of the row-major [M / 16, N / 16] tiles; every loop over a
+// warp's tiles has a constant trip count, so the fragments stay in registers.
+template <int M, int N, int Warps>
+struct ntc_accumulator {
+  static_assert(M % 16 == 0 && N % 16 == 0, "whole 16 x 16 tiles");
+  static constexpr int tiles = (M / 16) * (N / 16);
+  static constexpr int per_warp = (tiles + Warps - 1) / Warps;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> part[per_warp];
+};
+
+// The first row and column of warp tile `t` of this thread's warp, or -1 where it has none.
+template <int M, int N, int Warps>
+__device__ __forceinline__ int2 ntc_warp_tile(int t) {
+  const int tile = threadIdx.x / 32 + t * Warps;
+  if (tile >= ntc_accumulator<M, N, Warps>::tiles) return make_int2(-1, -1);
+  return make_int2(tile / (N / 16) * 16, tile % (N / 16) * 16);
+}
+
+// mem.dot: c = a @ b (c += a @ b where Accumulate) for row-major [M, K] and [K, N] arrays in
+// shared memory, by every thread of the block together: each warp runs the k-loop of its tiles of
+// c on tensor cores (WMMA: f16 or bf16 in, f32 accumulated). The barriers: every thread's part of
+// a and b is written before any warp loads it, and read before any thread writes them again.
+template <int M, int N, int K, bool Accumulate, typename T, int Warps>
+__device__ __forceinline__ void ntc_dot(const T* a, const T* b, ntc_accumulator<M, N, Warps>& c) {
+  static_assert(K % 16 == 0, "whole 16 x 16 x 16 tiles");
   using namespace nvcuda;
   __syncthreads();
-  const int warps = blockDim.x / 32;
-  for (int tile = threadIdx.x / 32; tile < (M / 16) * (N / 16); tile += warps) {
-    const int i = tile / (N / 16) * 16, j = tile % (N / 16) * 16;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> sum;
-    if (Accumulate) {
-      wmma::load_matrix_sync(sum, c + i * N + j, N, wmma::mem_row_major);
-    } else {
-      wmma::fill_fragment(sum, 0.0f);
-    }
+#pragma unroll
+  for (int t = 0; t < c.per_warp; ++t) {
+    const int2 at = ntc_warp_tile<M, N, Warps>(t);
+    if (at.x < 0) continue;
+    if (!Accumulate) wmma::fill_fragment(c.part[t], 0.0f);
     for (int k = 0; k < K; k += 16) {
       wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> left;
       wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> right;
-      wmma::load_matrix_sync(left, a + i * K + k, K);
-      wmma::load_matrix_sync(right, b + k * N + j, N);
-      wmma::mma_sync(sum, left, right, sum);
+      wmma::load_matrix_sync(left, a + at.x * K + k, K);
+      wmma::load_matrix_sync(right, b + k * N + at.y, N);
+      wmma::mma_sync(c.part[t], left, right, c.part[t]);
     }
-    wmma::store_matrix_sync(c + i * N + j, sum, N, wmma::mem_row_major);
+  }
+  __syncthreads();
+}
+
+// mem.copy into an accumulator from a row-major [M, N] shared array, and out of one into it; the
+// barriers order the copy after the array's writes, and the array's readers after the copy.
+template <int M, int N, int Warps>
+__device__ __forceinline__ void ntc_copy(const float* from, ntc_accumulator<M, N, Warps>& to) {
+  __syncthreads();
+#pragma unroll
+  for (int t = 0; t < to.per_warp; ++t) {
+    const int2 at = ntc_warp_tile<M, N, Warps>(t);
+    if (at.x >= 0) {
+      const float* tile = from + at.x * N + at.y;
+      nvcuda::wmma::load_matrix_sync(to.part[t], tile, N, nvcuda::wmma::mem_row_major);
+    }
+  }
+}
+template <int M, int N, int Warps>
+__device__ __forceinline__ void ntc_copy(const ntc_accumulator<M, N, Warps>& from, float* to) {
+#pragma unroll
+  for (int t = 0; t < from.per_warp; ++t) {
+    const int2 at = ntc_warp_tile<M, N, Warps>(t);
+    if (at.x >= 0) {
+      float* tile = to + at.x * N + at.y;
+      nvcuda::wmma::store_matrix_sync(tile, from.part[t], N, nvcuda::wmma::mem_row_major);
+    }
   }
   __syncthreads();
 }

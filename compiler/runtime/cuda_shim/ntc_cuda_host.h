@@ -94,16 +94,32 @@ static void ntc_run_grid(void (*kernel)(Params...), unsigned grid, void** args) 
   }
 }
 
+// An array of the accumulator scope: the GPU form keeps it in the warps' tensor-core registers;
+// here the block's one thread holds the whole row-major [M, N] sum.
+template <int M, int N, int Warps>
+struct ntc_accumulator {
+  float part[M * N];
+};
+
 // mem.dot: the block's one thread computes all of c, each element's f32 sum in k order as the
-// loop form's, from c's own value where Accumulate (the GPU form shares c out to the warps'
-// tensor cores).
-template <int M, int N, int K, bool Accumulate, typename T>
-static inline void ntc_dot(const T* a, const T* b, float* c) {
+// loop form's, from c's own value where Accumulate.
+template <int M, int N, int K, bool Accumulate, typename T, int Warps>
+static inline void ntc_dot(const T* a, const T* b, ntc_accumulator<M, N, Warps>& c) {
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
-      float sum = Accumulate ? c[i * N + j] : 0.0f;
+      float sum = Accumulate ? c.part[i * N + j] : 0.0f;
       for (int k = 0; k < K; ++k) sum += float(a[i * K + k]) * float(b[k * N + j]);
-      c[i * N + j] = sum;
+      c.part[i * N + j] = sum;
     }
   }
+}
+
+// mem.copy into and out of an accumulator.
+template <int M, int N, int Warps>
+static inline void ntc_copy(const float* from, ntc_accumulator<M, N, Warps>& to) {
+  memcpy(to.part, from, sizeof to.part);
+}
+template <int M, int N, int Warps>
+static inline void ntc_copy(const ntc_accumulator<M, N, Warps>& from, float* to) {
+  memcpy(to, from.part, sizeof from.part);
 }
