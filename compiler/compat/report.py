@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -68,12 +69,20 @@ def _cell(records: list[dict]) -> str:
     return "/".join(str(counts.get(o, 0)) for o in OUTCOMES)
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def _reason(record: dict) -> str:
-    """The first line of the error; where the compiler warned of a race, that warning instead."""
+    """The first line of the error, less what differs from one case to the next (object
+    addresses, the values of the tensors an assertion compared); where the compiler warned of a
+    race, that warning instead."""
     kind = record.get("kind", record["outcome"])
     if "warned" in record:
         return f"{kind} after {record['warned']}"
-    return f"{kind}: {record.get('message', '')}".strip()
+    message = _ADDRESS.sub("", record.get("message", ""))
+    values = message.find("(tensor(")
+    message = message if values < 0 else message[:values] + "(...)"
+    return f"{kind}: {message}".strip()
 
 
 def render(corpus, results: dict[str, dict[str, dict]], runs: dict[str, list[dict]]) -> str:

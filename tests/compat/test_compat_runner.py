@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from compiler.compat import on_cpu, runner
+from compiler.compat import on_cpu, report, runner
 from compiler.compat.corpus import PROJECT, prepare
 
 LIBRARY = PROJECT / "tests" / "fixtures" / "compat_library"
@@ -68,6 +68,24 @@ def test_the_report_judges_against_the_reference(run):
     assert "mismatch after OverlapWarning: @scaled: output, which the kernel writes" in text
     outcomes = json.loads((run / "compat.json").read_text())["outcomes"]
     assert outcomes["triton"]["tests/test_scale.py::test_scale[64]"] == "passed"
+
+
+def test_failures_that_differ_only_in_values_are_one_reason():
+    """Two allclose failures of one operator whose messages differ in the compared tensors and
+    an object address group as one reason; a different assertion stays apart."""
+
+    def failure(nodeid: str, message: str) -> dict:
+        return {"nodeid": nodeid, "outcome": "failed", "kind": "mismatch", "message": message}
+
+    allclose = "AssertionError: assert False / + where False = <built-in method allclose of "
+    records = [
+        failure("tests/test_sdpa.py::t[0]", allclose + "type at 0x7fa2cf>(tensor([[0.06, 0.51]])"),
+        failure("tests/test_sdpa.py::t[1]", allclose + "type at 0x7fddc1>(tensor([[1.14, -0.2]])"),
+        failure("tests/test_sort.py::t[0]", "AssertionError: assert (3 == 4)"),
+    ]
+    lines = report._grouped(records)
+    assert lines[0] == f"- 2 x `mismatch: {allclose}type>(...)` (sdpa)"
+    assert lines[1] == "- 1 x `mismatch: AssertionError: assert (3 == 4)` (sort)"
 
 
 def test_sample_and_resume(tmp_path, capsys):
