@@ -198,6 +198,10 @@ class _Interpreter:
             product = x[0].reshape(m, k).astype(np.float64) @ x[1].reshape(k, n).astype(np.float64)
             x[2][:] = product.ravel() + (x[2] if attrs["accumulate"] else 0)
             return []
+        if name == "mem.reduce":
+            combined = getattr(np, attrs["kind"])(x[0].reshape(attrs["shape"]), axis=1)
+            x[1][:] = combined.ravel()
+            return []
         if name == "mem.copy":
             x[1][:] = x[0]
             return []

@@ -308,6 +308,27 @@ def _array_dot(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
+REDUCE_KINDS = ("sum", "max", "min")
+
+
+def _array_reduce(types: list[Type], attrs: dict) -> list[Type]:
+    """(source, result) arrays: the source holds [outer, length, inner] row-major, the result
+    [outer, inner], the source combined along its middle dim."""
+    shape, kind = attrs["shape"], attrs["kind"]
+    if kind not in REDUCE_KINDS:
+        raise TypeRuleError(f"kind must be one of {', '.join(REDUCE_KINDS)}, got {kind!r}")
+    if not (len(shape) == 3 and all(isinstance(d, int) and d > 0 for d in shape)):
+        raise TypeRuleError(f"shape must be three positive ints [outer, length, inner]: {shape}")
+    if not all(isinstance(t, ArrayType) for t in types) or types[0].dtype != types[1].dtype:
+        raise TypeRuleError(f"expects two arrays of one dtype, got {', '.join(map(str, types))}")
+    outer, length, inner = shape
+    if [t.size for t in types] != [outer * length * inner, outer * inner]:
+        raise TypeRuleError(
+            f"arrays of {[t.size for t in types]} elements do not hold {shape} and its result"
+        )
+    return []
+
+
 def _copy(types: list[Type], attrs: dict) -> list[Type]:
     source, destination = types
     if not (isinstance(source, ArrayType) and source == destination):
@@ -450,6 +471,15 @@ def _defs() -> list[OpDef]:
             "thread of the program together",
         ),
         OpDef(
+            "mem.reduce",
+            (2, 2),
+            _array_reduce,
+            attrs=("kind", "shape"),
+            effect="write",
+            description="an array's [outer, length, inner] combined along length into another, "
+            "by every thread of the program together",
+        ),
+        OpDef(
             "mem.copy",
             (2, 2),
             _copy,
@@ -469,7 +499,7 @@ def _defs() -> list[OpDef]:
     ]
     defs += [
         OpDef(f"reduce.{n}", (1, 1), _reduce, attrs=("axis",), description=f"{n} along axis")
-        for n in ("sum", "max", "min")
+        for n in REDUCE_KINDS
     ]
     return defs
 

@@ -8,6 +8,9 @@ carried by `scf.for` and results of `scf.if` (targets like TIR have no re-assign
 carried scalars get a one-element array too). Everything else is recomputed inside the loop of the
 value that uses it, so a chain of elementwise ops becomes one loop with scalar temporaries.
 
+A reduction along more than one element whose dtype the target's `array_reduce` capability
+(`{"dtypes": [...]}`) names becomes one block-wide `mem.reduce` of its source's array, viewed
+[outer, length, inner].
 A dot the target's `array_dot` capability takes (a block-wide routine, such as tensor cores:
 `array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
 Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`), the `mem.dot`
@@ -72,8 +75,9 @@ class LowerTilesToLoops(Pass):
         cell_scope = target.memory_scopes.get("scalar", scope)
         changed = _has_tiles_or_cells(kernel)
         array_dot = target.capability("array_dot") or {}
+        array_reduce = target.capability("array_reduce") or {}
         warps = kernel.attrs.get("num_warps") or 1
-        _Lowering(self.name, kernel, scope, cell_scope, array_dot, warps).run()
+        _Lowering(self.name, kernel, scope, cell_scope, array_dot, array_reduce, warps).run()
         return changed
 
 
@@ -98,10 +102,12 @@ class _Lowering:
         scope: str,
         cell_scope: str,
         array_dot: dict,
+        array_reduce: dict,
         warps: int,
     ):
         self.pass_name = pass_name
         self.array_dot = array_dot
+        self.array_reduce = array_reduce
         self.warps = warps
         self.kernel = kernel
         self.scope = scope
@@ -226,12 +232,21 @@ class _Lowering:
 
     def reduce(self, b: Builder, op: Operation) -> None:
         """Each result element starts as the first source element along the axis and combines the
-        rest in a serial loop (no identity value needed, so integers and floats alike)."""
+        rest in a serial loop (no identity value needed, so integers and floats alike). Where the
+        target's `array_reduce` takes the dtype, one block-wide `mem.reduce` of the source's
+        array instead."""
         (source,) = op.operands
         axis, length = op.attrs["axis"], source.type.shape[op.attrs["axis"]]
         result = op.result
         shape = result.type.shape or (1,)
         array = self.alloc(result.type.dtype, math.prod(shape))
+        if length > 1 and source.type.dtype in self.array_reduce.get("dtypes", ()):
+            dims = source.type.shape
+            view = [math.prod(dims[:axis]), length, math.prod(dims[axis + 1 :])]
+            kind = op.name.split(".")[1]
+            b.create("mem.reduce", [self.array_of(b, source), array], {"kind": kind, "shape": view})
+            self.held(b, result, array)
+            return
 
         def body(inner: Builder, index: tuple, position: Value) -> None:
             index = index if result.type.shape else ()

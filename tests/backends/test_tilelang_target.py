@@ -223,3 +223,15 @@ def test_cuda_form_runs_f16_dots_as_gemm_on_tensor_cores(name):
         kernel = SUITE[name]
         cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
         assert "T.gemm" not in cpu.source
+
+
+@pytest.mark.parametrize("name", ["softmax", "rms_norm", "sum_1d", "flash_attention"])
+def test_cuda_form_reduces_f32_tiles_block_wide(name):
+    """Each f32 reduction is one `T.reduce_*` on the arrays viewed [outer, length, inner], which
+    TileLang lowers to its all-reduce across the block's threads; the C form keeps loops."""
+    artifact = cuda_form(name)
+    assert "T.reduce_" in artifact.source
+    assert "tl::AllReduce<" in cuda_source(artifact)
+    kernel = SUITE[name]
+    cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
+    assert "T.reduce_" not in cpu.source

@@ -172,6 +172,15 @@ def flipped_and_gathered(x, y, out):
     out = ntl.flip(x, 1) + ntl.gather(y, index, 1) * 10.0  # noqa: F841
 
 
+def typed_reductions(x, y, out):
+    """i32, i64 and f64 reductions, the last along the first axis of a transposed tile (a
+    block-wide reduction with an inner dim)."""
+    whole = (y * 4.0).to(ntl.int32)
+    rows = ntl.sum(whole, 1) * 1000 + ntl.max(whole.to(ntl.int64), 1)
+    lowest = ntl.min(ntl.trans(x.to(ntl.float64)), 0)
+    out = ((rows + lowest)[:, None] + x * 0.0).to(ntl.float32)  # noqa: F841
+
+
 def _row_reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     x, y = x.double(), y.double()
     columns = torch.arange(COLS)
@@ -181,12 +190,16 @@ def _row_reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         "cumulative": lambda: x.cumsum(1) + y.flip(1).cumsum(1).flip(1) * 10,
         "sorted_rows": lambda: x.sort(1).values + y.sort(1, descending=True).values * 10,
         "flipped_and_gathered": lambda: x.flip(1) + y[:, (columns * 7) % 16] * 10,
+        "typed_reductions": lambda: (
+            (y * 4).int().sum(1) * 1000 + (y * 4).long().max(1).values + x.min(1).values
+        )[:, None].expand(ROWS, COLS),
     }[name]()
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
 @pytest.mark.parametrize(
-    "application", [sum_keep_dims, arg_extremes, cumulative, sorted_rows, flipped_and_gathered]
+    "application",
+    [sum_keep_dims, arg_extremes, cumulative, sorted_rows, flipped_and_gathered, typed_reductions],
 )
 def test_along_axis(application, backend):
     x, y = inputs(seed=len(application.__name__))

@@ -259,3 +259,24 @@ kernel @k() {
   %0 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
   mem.copy(%0, %0) {shape = [16, 8]}
 }
+// -----
+// expected-error: kind must be one of sum, max, min, got 'prod'
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f32", size = 64} : array<f32[64]>
+  %1 = mem.alloc() {dtype = "f32", size = 8} : array<f32[8]>
+  mem.reduce(%0, %1) {kind = "prod", shape = [1, 8, 8]}
+}
+// -----
+// expected-error: arrays of [64, 4] elements do not hold [1, 8, 8] and its result
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f32", size = 64} : array<f32[64]>
+  %1 = mem.alloc() {dtype = "f32", size = 4} : array<f32[4]>
+  mem.reduce(%0, %1) {kind = "sum", shape = [1, 8, 8]}
+}
+// -----
+// expected-error: expects two arrays of one dtype
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f32", size = 64} : array<f32[64]>
+  %1 = mem.alloc() {dtype = "i32", size = 8} : array<i32[8]>
+  mem.reduce(%0, %1) {kind = "sum", shape = [8, 8, 1]}
+}

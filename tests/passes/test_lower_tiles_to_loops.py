@@ -107,6 +107,21 @@ def test_a_dot_the_target_takes_whole_is_one_array_dot(name, accumulator, make_t
         assert not any(op.name == "mem.copy" for loop in loops for op in loop.walk())
 
 
+@pytest.mark.parametrize("name", ["softmax", "rms_norm", "sum_1d", "max_pool2d"])
+def test_a_reduction_the_target_takes_is_one_array_reduce(name, make_target, interpret):
+    """Where the target reduces arrays of the dtype (`array_reduce`), each reduction along more
+    than one element is one block-wide `mem.reduce` (the interpreter runs it) instead of a loop
+    per result element, and the kernel still matches torch."""
+    target = _loop_target(make_target, FORMS[1])
+    target.capabilities["array_reduce"] = {"dtypes": ("f32",)}
+    work = _matches_torch(name, target, interpret)
+    reduces = [op for op in work.walk() if op.name == "mem.reduce"]
+    assert reduces and all(op.attrs["shape"][1] > 1 for op in reduces)
+    plain = _lowered(name, _loop_target(make_target, FORMS[1]))[3]
+    serial = [sum(op.name == "scf.for" for op in k.walk()) for k in (work, plain)]
+    assert serial[0] <= serial[1] - len(reduces)  # each took the place of a serial loop
+
+
 @pytest.mark.parametrize(
     ("name", "capability"),
     [

@@ -143,7 +143,7 @@ def test_coverage_of_the_triton_target(capsys) -> None:
     assert run(coverage, ["--strict", "--target", "triton"], capsys)[0] == 1
     # Loop-level ops reach only targets without tile values (ssa.lower_tiles_to_loops).
     loop_level = ["mem.alloc", "mem.read", "mem.write", "mem.barrier", "scf.parallel", "scf.grid"]
-    loop_level += ["mem.dot", "mem.copy"]
+    loop_level += ["mem.dot", "mem.copy", "mem.reduce"]
     loop_level += ["index.thread_id", "index.num_threads", "index.meta"]
     allowed = [flag for op in loop_level for flag in ("--allow", op)]
     assert run(coverage, ["--strict", "--target", "triton", *allowed], capsys)[0] == 0

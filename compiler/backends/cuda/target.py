@@ -79,6 +79,15 @@ def _alloc(op: OpText) -> str:
     return f"{_SCOPES[scope]}{op.fields['dtype']} {op.fields['name']}[{op.attrs['size']}];"
 
 
+_COMBINE = {"sum": "ntc_add", "max": "ntc_max", "min": "ntc_min"}
+
+
+def _array_reduce(op: OpText) -> str:
+    outer, length, inner = op.attrs["shape"]
+    combine = _COMBINE[op.attrs["kind"]]
+    return f"ntc_reduce<{outer}, {length}, {inner}>({op.args[0]}, {op.args[1]}, {combine}());"
+
+
 SPELLING = {
     **infix(_INFIX),
     **{name: f"{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
@@ -104,6 +113,7 @@ SPELLING = {
     "mem.write": "{0}[{1}] = {2};",
     "mem.dot": "ntc_dot<{m}, {n}, {k}, {accumulate}>({0}, {1}, {2});",
     "mem.copy": "ntc_copy({0}, {1});",  # into or out of an accumulator
+    "mem.reduce": _array_reduce,
     "mem.barrier": "__syncthreads();",
 }
 
@@ -128,6 +138,7 @@ def _names_used(texts: list[str]) -> frozenset[str]:
 
 _TEXTS = [s for s in SPELLING.values() if isinstance(s, str)]
 _TEXTS += [*_PROGRAM_IDS, *_DTYPES.values(), *_SCOPES.values(), "ntc_accumulator"]
+_TEXTS += [*_COMBINE.values(), "ntc_reduce"]
 
 TARGET = Target(
     name="cuda",
@@ -152,6 +163,8 @@ TARGET = Target(
         # block-wide ntc_dot (WMMA on a GPU; the CPU shim loops), summed in the warps'
         # accumulator fragments, registers, for as long as the sum lives: see ntc_cuda_device.h.
         "array_dot": {"dtypes": ("f16", "bf16"), "multiple": 16, "accumulator": _ACCUMULATOR},
+        # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce.
+        "array_reduce": {"dtypes": ("f32", "f64", "i32", "i64")},
     },
     operand_dtypes={
         **OPERAND_DTYPES,

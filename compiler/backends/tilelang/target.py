@@ -170,9 +170,18 @@ def _block_dot(op: OpText) -> str:
     return f"T.gemm({operands}, clear_accum={not op.attrs['accumulate']})"
 
 
+def _block_reduce(op: OpText) -> str:
+    """mem.reduce as TileLang's block-wide reduction, the flat arrays viewed [outer, length,
+    inner] and [outer, inner]."""
+    outer, length, inner = op.attrs["shape"]
+    views = f"T.reshape({op.args[0]}, [{outer}, {length}, {inner}]), T.reshape({op.args[1]}, "
+    return f"T.reduce_{op.attrs['kind']}({views}[{outer}, {inner}]), dim=1)"
+
+
 # mem.copy between a fragment and a flat shared array, both viewed with the tile's shape.
 _ARRAY_OPS = {
     "mem.dot": _block_dot,
+    "mem.reduce": _block_reduce,
     "mem.copy": "T.copy(T.reshape({0}, {shape}), T.reshape({1}, {shape}))",
 }
 
@@ -202,6 +211,7 @@ CUDA_TARGET = dataclasses.replace(
             "warp_tile": (16, 8),
             "accumulator": "fragment",
         },
+        "array_reduce": {"dtypes": ("f32",)},
     },
     # TileLang 0.1.15 binds a `T.Parallel` loop to an int32 thread variable and rejects int64
     # indices derived from it, so on CUDA a launch past 2^31 elements is refused.

@@ -63,6 +63,34 @@ __device__ __forceinline__ T ntc_atomic_min(T* at, T value) {
   return ntc_atomic_update(at, value, ntc_min());
 }
 
+// mem.reduce: to[o * Inner + i] = the combination of from[(o * Length + l) * Inner + i] over l, for
+// the [Outer, Length, Inner] array `from` in shared memory, by every thread of the block together.
+// A group of G lanes of one warp reduces each result (G: the largest power of two that is at most
+// 32 and Length and leaves a group for every result): each lane combines a strided share of the
+// axis, then the group combines the lanes' partials with shuffles. Every thread runs the same
+// rounds, so every shuffle has its whole warp; a group past the last result reduces result 0 and
+// writes nothing.
+template <int Outer, int Length, int Inner, typename T, typename Combine>
+__device__ __forceinline__ void ntc_reduce(const T* from, T* to, Combine combine) {
+  constexpr int results = Outer * Inner;
+  __syncthreads();
+  int group = 1;
+  while (group < 32 && 2 * group <= Length && 2 * group * results <= (int)blockDim.x) group *= 2;
+  const int groups = blockDim.x / group, lane = threadIdx.x % group;
+  for (int first = 0; first < results; first += groups) {
+    const int result = first + threadIdx.x / group;
+    const int at = result < results ? result : 0;
+    const T* row = from + at / Inner * Length * Inner + at % Inner;
+    T part = row[lane * Inner];
+    for (int l = lane + group; l < Length; l += group) part = combine(part, row[l * Inner]);
+    for (int offset = group / 2; offset > 0; offset /= 2) {
+      part = combine(part, __shfl_xor_sync(0xffffffffu, part, offset, group));
+    }
+    if (lane == 0 && result < results) to[result] = part;
+  }
+  __syncthreads();
+}
+
 // An array of the accumulator scope: the [M, N] f32 sum of block-wide dots, held in the warps'
 // tensor-core accumulator fragments (registers) for as long as it lives. Warp w holds the 16 x 16
 // tiles w, w + Warps, w + 2 Warps, ... of the row-major [M / 16, N / 16] tiles; every loop over a

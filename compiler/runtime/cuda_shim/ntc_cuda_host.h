@@ -94,6 +94,29 @@ static void ntc_run_grid(void (*kernel)(Params...), unsigned grid, void** args) 
   }
 }
 
+// mem.reduce: the block's one thread combines each result's elements in order, as the loop form.
+struct ntc_add {
+  template <typename T>
+  T operator()(T a, T b) const { return a + b; }
+};
+struct ntc_max {
+  template <typename T>
+  T operator()(T a, T b) const { return a > b ? a : b; }
+};
+struct ntc_min {
+  template <typename T>
+  T operator()(T a, T b) const { return a < b ? a : b; }
+};
+template <int Outer, int Length, int Inner, typename T, typename Combine>
+static inline void ntc_reduce(const T* from, T* to, Combine combine) {
+  for (int result = 0; result < Outer * Inner; ++result) {
+    const T* row = from + result / Inner * Length * Inner + result % Inner;
+    T part = row[0];
+    for (int l = 1; l < Length; ++l) part = combine(part, row[l * Inner]);
+    to[result] = part;
+  }
+}
+
 // An array of the accumulator scope: the GPU form keeps it in the warps' tensor-core registers;
 // here the block's one thread holds the whole row-major [M, N] sum.
 template <int M, int N, int Warps>
