@@ -3,21 +3,32 @@
 - "native": keep it (the target spells it, e.g. TileLang's `T.Parallel`);
 - "serial": an `scf.for` over 0 .. n-1;
 - "threads": an `scf.for` from this thread's id to n in steps of the thread count (correct for any
-  number of threads, one included) between two `mem.barrier`s: the one after lets later code read
-  what other threads wrote; the one before keeps the loop from overwriting what code between loops
-  may still be reading. A barrier right after another is dropped.
+  number of threads, one included) between two `mem.barrier`s where it writes what other threads
+  may read: the one after lets later code read what other threads wrote; the one before keeps the
+  loop from overwriting what code between loops may still be reading. A barrier right after
+  another is dropped.
+
+Register micro-tiles, where the target names a `private` memory scope and spreads loops over
+threads: an array that only loops of its own extent touch, each element at the loop's own position,
+is only ever touched by one thread per element, so each thread keeps just its share, in the
+`private` scope. Loops touching one run in rounds: round r takes position `thread id + r * thread
+count` (where it is below the extent) and indexes private arrays by r, so a private array needs
+ceil(n / threads) elements per thread (n with the one thread of the reference interpreter). A loop
+whose only writes are to private arrays needs no barrier.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.ir import Kernel, Operation
+from compiler.ir import Block, Builder, Kernel, Operation, Region, Value
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.registry import register
 from compiler.passes.rewrite import builder_before
 
 FORMS = ("native", "serial", "threads")
+# Ops in a loop body that write something other threads may read (a private array aside).
+_SHARED_WRITES = frozenset({"mem.store", "mem.atomic", "mem.dot", "mem.copy", "mem.reduce"})
 
 
 @register
@@ -25,7 +36,10 @@ FORMS = ("native", "serial", "threads")
 class LowerParallel(Pass):
     name = "ssa.lower_parallel"
     category = "hardware-dependent"
-    description = "scf.parallel kept, made a serial loop, or spread over threads with barriers"
+    description = (
+        "scf.parallel kept, made a serial loop, or spread over threads with barriers (arrays "
+        "each thread alone touches kept in its private scope)"
+    )
 
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         target = ctx.require_target(self.name)
@@ -37,25 +51,100 @@ class LowerParallel(Pass):
         loops = [op for op in kernel.walk() if op.name == "scf.parallel"]
         if form == "native" or not loops:
             return False
+        private = set()
+        if form == "threads" and "private" in target.memory_scopes:
+            private = _private_arrays(kernel, loops)
+            for array in private:
+                array.owner.attrs["scope"] = target.memory_scopes["private"]
         for op in loops:
-            _replace(op, threads=form == "threads")
+            if form == "serial":
+                _serial(op)
+            else:
+                _threads(op, private)
         return True
 
 
-def _replace(op: Operation, threads: bool) -> None:
+def _constant(value: Value) -> object:
+    owner = value.owner
+    is_constant = isinstance(owner, Operation) and owner.name == "arith.constant"
+    return owner.attrs["value"] if is_constant else None
+
+
+def _private_arrays(kernel: Kernel, loops: list[Operation]) -> set[Value]:
+    """The arrays every access of which is a read or write at the position of the innermost
+    `scf.parallel` around it, a loop whose extent is the array's size."""
+    arrays = {op.result for op in kernel.walk() if op.name == "mem.alloc"}
+    position_of = {}  # an op inside a parallel loop -> that loop's position and extent
+    for loop in loops:
+        (position,) = loop.regions[0].block.args
+        for inner in loop.walk():
+            if inner is not loop:
+                position_of[inner] = (position, _constant(loop.operands[0]))
+    shared = set()
+    for op in kernel.walk():
+        for index, value in enumerate(op.operands):
+            if value not in arrays:
+                continue
+            at, extent = position_of.get(op, (None, None))
+            if not (
+                op.name in ("mem.read", "mem.write")
+                and index == 0
+                and op.operands[1] is at
+                and extent == value.type.size
+            ):
+                shared.add(value)
+    return arrays - shared
+
+
+def _serial(op: Operation) -> None:
     b = builder_before(op)
-    (extent,) = op.operands
-    if threads:
-        previous = (
-            op.parent.ops[op.parent.ops.index(op) - 1] if op.parent.ops[0] is not op else None
-        )
-        if previous is None or previous.name != "mem.barrier":
-            b.create("mem.barrier", [])
-        start, step = b.value("index.thread_id"), b.value("index.num_threads")
+    start, step = b.constant(0, "index"), b.constant(1, "index")
+    b.create("scf.for", [start, op.operands[0], step], {}, [], [op.regions.pop()])
+    op.parent.ops.remove(op)
+
+
+def _threads(op: Operation, private: set[Value]) -> None:
+    touched = {v for inner in op.walk() for v in inner.operands if v in private}
+    writes_shared = any(
+        inner.name in _SHARED_WRITES
+        or (inner.name == "mem.write" and inner.operands[0] not in private)
+        for inner in op.walk()
+    )
+    b = builder_before(op)
+    previous = op.parent.ops[op.parent.ops.index(op) - 1] if op.parent.ops[0] is not op else None
+    if writes_shared and (previous is None or previous.name != "mem.barrier"):
+        b.create("mem.barrier", [])
+    start, step = b.value("index.thread_id"), b.value("index.num_threads")
+    if touched:
+        _rounds(b, op, start, step, touched)
     else:
-        start, step = b.constant(0, "index"), b.constant(1, "index")
-    region = op.regions.pop()
-    b.create("scf.for", [start, extent, step], {}, [], [region])
-    if threads:
+        b.create("scf.for", [start, op.operands[0], step], {}, [], [op.regions.pop()])
+    if writes_shared:
         b.create("mem.barrier", [])
     op.parent.ops.remove(op)
+
+
+def _rounds(b: Builder, op: Operation, thread: Value, threads: Value, private: set[Value]) -> None:
+    """for r in 0 .. ceil(n / threads): position = thread + r * threads; if position < n: the
+    body, with the private arrays indexed by r."""
+    (extent,) = op.operands
+    one = b.constant(1, "index")
+    rounds = b.value("arith.sub", b.value("arith.add", extent, threads), one)
+    rounds = b.value("arith.idiv", rounds, threads)
+    old = op.regions[0].block
+    (old_position,) = old.args
+    round_ = Value(old_position.type)
+    loop = Block([round_])
+    b.create("scf.for", [b.constant(0, "index"), rounds, one], {}, [], [Region([loop])])
+    inner = Builder(loop)
+    position = inner.value("arith.add", thread, inner.value("arith.mul", round_, threads))
+    within = inner.value("arith.cmp", position, extent, pred="lt")
+    then, otherwise = Block(ops=old.ops), Block()
+    Builder(otherwise).create("scf.yield", [])
+    for nested in then.ops:
+        for use in nested.walk():
+            if use.name in ("mem.read", "mem.write") and use.operands[0] in private:
+                use.operands[1] = round_
+            use.operands = [position if v is old_position else v for v in use.operands]
+    inner.create("scf.if", [within], {}, [], [Region([then]), Region([otherwise])])
+    inner.create("scf.yield", [])

@@ -209,3 +209,15 @@ def test_bf16_dots_run_on_tensor_cores():
     assert "wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32" in compile_ptx(
         artifact.source, "matmul"
     )
+
+
+@needs_nvcc
+def test_tiles_each_thread_alone_touches_stay_in_its_registers():
+    """vector_add's loaded tiles are only touched at each element's own position: every thread
+    keeps its share in a private array of constant length (registers: no shared memory, no local
+    memory in the PTX), and only the store loop keeps its barriers."""
+    artifact = checked("vector_add").artifact
+    assert "__shared__" not in artifact.source and "NTC_ROUNDS(" in artifact.source
+    ptx = compile_ptx(artifact.source, "vector_add")
+    assert not re.search(r"\.local\b", ptx)
+    assert ptx.count("bar.sync") == 2

@@ -24,12 +24,17 @@ KERNELS += ["max_pool2d"]
 FORMS = [
     {"parallel": "serial", "program_ids": "loop", "unit_step_loops": True},
     {"parallel": "threads", "program_ids": "launch"},
+    {"parallel": "threads", "program_ids": "launch", "private": True},  # register micro-tiles
 ]
 
 
 def _loop_target(make_target, form: dict):
+    form = dict(form)
+    private = form.pop("private", False)
     target = make_target(value_semantics=False, tile_cap=16, **form)
     target.memory_scopes["tile"] = "local"
+    if private:
+        target.memory_scopes["private"] = "private"
     return target
 
 
@@ -69,12 +74,32 @@ def _matches_torch(name: str, target, interpret):
     return work
 
 
-@pytest.mark.parametrize("form", FORMS, ids=lambda f: f"{f['parallel']}-{f['program_ids']}")
+def _form_id(form: dict) -> str:
+    return f"{form['parallel']}-{form['program_ids']}" + ("-private" * form.get("private", False))
+
+
+@pytest.mark.parametrize("form", FORMS, ids=_form_id)
 @pytest.mark.parametrize("name", KERNELS)
 def test_suite_kernel_in_loops_matches_torch(name, form, make_target, interpret):
     work = _matches_torch(name, _loop_target(make_target, form), interpret)
     assert not any(isinstance(v.type, TileType) for op in work.walk() for v in op.results)
     assert ("scf.grid" in print_kernel(work)) == (form["program_ids"] == "loop")
+    if not form.get("private"):
+        assert all(op.attrs.get("scope") != "private" for op in work.walk())
+
+
+def test_private_arrays_take_their_loops_barriers_away(make_target):
+    """vector_add's two loads fill private arrays: those loops run in rounds with no barrier,
+    which only the store loop keeps; without the scope every loop has its barriers."""
+
+    def barriers(form: dict) -> tuple[int, int]:
+        work = _lowered("vector_add", _loop_target(make_target, form))[3]
+        return [op.name for op in work.walk()].count("mem.barrier"), sum(
+            op.name == "scf.if" for op in work.walk()
+        )
+
+    assert barriers(FORMS[1]) == (6, 0)  # before and after each of the two fills and the store
+    assert barriers(FORMS[2]) == (2, 3)  # around the store only; each loop's rounds guarded
 
 
 @pytest.mark.parametrize("accumulator", [None, "fragment"])

@@ -35,21 +35,25 @@ _INFIX = {
 # Offsets in 32 bits while the launcher finds they fit (`compiler/runtime/index_width.py`), else
 # the 64-bit form (`wide_index`): one `{index}` spelling of each id serves both.
 _PROGRAM_IDS = ("({index})blockIdx.x", "({index})blockIdx.y", "({index})blockIdx.z")
-_THREAD_IDS = {
-    "index.thread_id": "({index})threadIdx.x",
-    "index.num_threads": "({index})blockDim.x",
-}
+# The thread count is the launch's, fixed at compile time (`num_warps`): on a GPU a constant, so
+# loops over a thread's share have constant trip counts (ntc_cuda_device.h, NTC_THREADS).
+_THREAD_IDS = ("({index})threadIdx.x", "({index})NTC_THREADS({num_warps} * 32)")
 
 
 def _ids(index: str) -> dict[str, object]:
-    spelled = {op: text.format(index=index) for op, text in _THREAD_IDS.items()}
     ids = tuple(text.format(index=index) for text in _PROGRAM_IDS)
-    return {**spelled, "index.program_id": lambda op: ids[op.attrs["axis"]]}
+    thread_id, threads = (text.replace("{index}", index) for text in _THREAD_IDS)
+    return {
+        "index.thread_id": thread_id,
+        "index.num_threads": threads,
+        "index.program_id": lambda op: ids[op.attrs["axis"]],
+    }
 
 
 # mem.alloc {scope}: the declaration's qualifier.
 _SCOPES = {"shared": "__shared__ __align__(32) ", "local": ""}
 _ACCUMULATOR = "fragment"
+_PRIVATE = "private"
 
 
 def _load(op: OpText) -> str:
@@ -73,6 +77,10 @@ def _alloc(op: OpText) -> str:
     tensor-core accumulators, `ntc_accumulator` (ntc_cuda_device.h). Shared arrays start at
     32-byte boundaries, which tensor-core loads and stores need."""
     scope = op.attrs.get("scope", "local")
+    if scope == _PRIVATE:  # a thread's share of the elements (ssa.lower_parallel)
+        threads = f"{op.fields['num_warps']} * 32"
+        share = f"NTC_ROUNDS({op.attrs['size']}, {threads})"
+        return f"{op.fields['dtype']} {op.fields['name']}[{share}];"
     if scope == _ACCUMULATOR:
         rows, columns = op.attrs["shape"]
         return f"ntc_accumulator<{rows}, {columns}, {op.fields['num_warps']}> {op.fields['name']};"
@@ -138,7 +146,7 @@ def _names_used(texts: list[str]) -> frozenset[str]:
 
 _TEXTS = [s for s in SPELLING.values() if isinstance(s, str)]
 _TEXTS += [*_PROGRAM_IDS, *_DTYPES.values(), *_SCOPES.values(), "ntc_accumulator"]
-_TEXTS += [*_COMBINE.values(), "ntc_reduce"]
+_TEXTS += [*_COMBINE.values(), "ntc_reduce", "NTC_ROUNDS", *_THREAD_IDS]
 
 TARGET = Target(
     name="cuda",
@@ -146,7 +154,7 @@ TARGET = Target(
     legal_ops=frozenset(SPELLING) | STRUCTURED_OPS,
     spelling=SPELLING,
     dtype_spelling=_DTYPES,
-    memory_scopes={"global": "global", "tile": "shared", "scalar": "local"},
+    memory_scopes={"global": "global", "tile": "shared", "scalar": "local", "private": _PRIVATE},
     syntax=dataclasses.replace(CUDA_SYNTAX, reserved=CUDA_SYNTAX.reserved | _names_used(_TEXTS)),
     capabilities={
         "value_semantics": False,

@@ -11,6 +11,12 @@
 
 #include <type_traits>
 
+// The launch's threads per block, which the kernel was compiled for, and a thread's share of n
+// elements spread over them (a private array's length): constants, so loops over a thread's share
+// unroll and its private arrays stay in registers.
+#define NTC_THREADS(threads) (threads)
+#define NTC_ROUNDS(n, threads) (((n) + (threads) - 1) / (threads))
+
 // arith.bitcast: the same bits as another type of the same width.
 template <typename To, typename From>
 __device__ __forceinline__ To ntc_bitcast(From value) {

@@ -26,6 +26,10 @@ static thread_local ntc_index3 gridDim = {1, 1, 1};
 
 static inline void __syncthreads() {}
 
+// The block's one thread is every thread: its share of n elements is all n.
+#define NTC_THREADS(threads) ((int)blockDim.x)
+#define NTC_ROUNDS(n, threads) (n)
+
 // f16 is g++'s native IEEE half (_Float16); bf16 is its storage with float arithmetic, as CUDA's
 // __nv_bfloat16 converts to and from float (round to nearest even).
 typedef _Float16 __half;
