@@ -9,9 +9,11 @@
   another is dropped.
 
 Register micro-tiles, where the target names a `private` memory scope and spreads loops over
-threads: an array that only loops of its own extent touch, each element at the loop's own position,
-is only ever touched by one thread per element, so each thread keeps just its share, in the
-`private` scope. Loops touching one run in rounds: round r takes position `thread id + r * thread
+threads (its own way, "native", or "threads"): an array that only loops of its own extent touch,
+each element at the loop's own position, is only ever touched by one thread per element, so each
+thread keeps just its share, in the `private` scope (for "native", a scope whose layout the target
+matches to its loops, such as TileLang's fragments). With "threads", loops touching one run in
+rounds: round r takes position `thread id + r * thread
 count` (where it is below the extent) and indexes private arrays by r, so a private array needs
 ceil(n / threads) elements per thread (n with the one thread of the reference interpreter). A loop
 whose only writes are to private arrays needs no barrier.
@@ -49,13 +51,14 @@ class LowerParallel(Pass):
                 f"{self.name}: target {target.name} has parallel={form!r}; use one of {FORMS}"
             )
         loops = [op for op in kernel.walk() if op.name == "scf.parallel"]
-        if form == "native" or not loops:
-            return False
-        private = set()
-        if form == "threads" and "private" in target.memory_scopes:
+        if form == "serial" or "private" not in target.memory_scopes:
+            private = set()
+        else:
             private = _private_arrays(kernel, loops)
-            for array in private:
-                array.owner.attrs["scope"] = target.memory_scopes["private"]
+        for array in private:
+            array.owner.attrs["scope"] = target.memory_scopes["private"]
+        if form == "native" or not loops:
+            return bool(private)
         for op in loops:
             if form == "serial":
                 _serial(op)

@@ -34,7 +34,7 @@ def _alloc(op: OpText) -> str:
     """`T.alloc_local` / `T.alloc_shared` / `T.alloc_fragment`: the scope the tile lowering
     recorded; a fragment has the 2-D shape of its tile."""
     scope = op.attrs.get("scope", "local")
-    dims = op.attrs["shape"] if scope == "fragment" else [op.attrs["size"]]
+    dims = op.attrs.get("shape", [op.attrs["size"]]) if scope == "fragment" else [op.attrs["size"]]
     shape = ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "")
     return f"{op.fields['name']} = T.alloc_{scope}(({shape}), {op.fields['dtype']})"
 
@@ -192,7 +192,9 @@ CUDA_TARGET = dataclasses.replace(
     legal_ops=TARGET.legal_ops | set(_ARRAY_OPS),
     spelling={**_CUDA_SPELLING, **_ARRAY_OPS},
     declaring_ops=TARGET.declaring_ops - {"mem.atomic"},
-    memory_scopes={"global": "global", "tile": "shared", "scalar": "local"},
+    # A tile each thread alone touches (ssa.lower_parallel) is a fragment, in registers: TileLang
+    # lays it out to match the T.Parallel loops over it.
+    memory_scopes={"global": "global", "tile": "shared", "scalar": "local", "private": "fragment"},
     syntax=dataclasses.replace(
         _SYNTAX,
         prelude=("import tilelang.language as T", "", ""),
