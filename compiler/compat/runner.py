@@ -2,8 +2,11 @@
 
 Each backend (and the reference, NineToothed 0.26 in Triton's interpreter) is a pytest run over
 the corpus's tests in fresh processes, split by test file across `--jobs` workers. Outcomes are
-appended as JSON lines to `build/compat/<corpus>/<backend>.jsonl` while the run goes; progress is
-printed from them; `--resume` keeps what a stopped run recorded. The report is written at the end.
+appended as JSON lines to `bench/results/compat-records/<corpus>/<backend>.<worker>.part` while
+the run goes and merged into `<backend>.jsonl` at its end; progress is printed from them;
+`--resume` keeps what a stopped run recorded. The records are committed with the report, so a run
+too long for one sitting goes on from them on any machine, and the report can be written again
+from them (`--report-only`). The report is written at the end.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from compiler.compat import report
 from compiler.compat.corpus import PROJECT, REFERENCE, Corpus, default_corpus, prepare
 from compiler.errors import CompileError
 
-RECORDS = PROJECT / "build" / "compat"
+RECORDS = PROJECT / "bench" / "results" / "compat-records"
 REPORT = PROJECT / "bench" / "results" / "compat.md"
 
 
