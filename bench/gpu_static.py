@@ -2,8 +2,9 @@
 
 For every suite kernel, the CUDA C++ backend's GPU form and TileLang's CUDA lowering of its CUDA
 form are compiled by nvcc for sm_90 with `ptxas -v`: registers per thread, static shared memory,
-bytes spilled, and the tensor-core instructions (`mma`, `wgmma`) in the PTX; for TileLang also the
-tile operations its program uses. Writes `bench/results/gpu_static.md` with the targets of issue 13
+the stack frame (local memory: arrays that did not fit registers), bytes spilled, the warp
+shuffles and the tensor-core instructions (`mma`, `wgmma`) in the PTX; for TileLang also the tile
+operations its program uses. Writes `bench/results/gpu_static.md` with the targets of issue 13
 and whether each is met. Needs nvcc, no GPU.
 
     python bench/gpu_static.py [--kernel NAME ...] [--out PATH]
@@ -34,6 +35,9 @@ ALLOC_SHARED = re.compile(r"T\.alloc_shared\(\(([\d, ]+)\), T\.(\w+)\)")
 TILE_OPS = ("T.copy", "T.gemm", "T.reduce", "T.Pipelined", "T.alloc_fragment", "T.Parallel")
 NO_SPILLS = ("matmul", "matmul_fp16", "flash_attention", "flash_attention_causal")
 TENSOR_CORES = ("matmul_fp16", "bmm_fp16", "flash_attention")
+ELEMENTWISE = ("vector_add", "fused_elementwise")  # every tile touched by its own thread only
+REDUCTIONS = ("softmax", "rms_norm", "sum_1d")
+SHUFFLE = re.compile(r"^\s*shfl\.sync\.", re.MULTILINE)
 
 
 @dataclass
@@ -42,7 +46,9 @@ class Form:
     backend: str
     registers: int
     shared_bytes: int
+    stack_bytes: int
     spilled_bytes: int
+    shuffles: int  # warp shuffles in the PTX
     tensor_core: dict[str, int]  # PTX instruction -> count
     tile_ops: tuple[str, ...]  # TileLang operations in the program
 
@@ -54,21 +60,23 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def ptxas_usage(log: str, kernel: str) -> tuple[int, int, int]:
-    """(registers, shared memory bytes, spilled bytes) that `ptxas -v` printed for the entry
-    whose mangled or plain name holds `kernel`."""
+def ptxas_usage(log: str, kernel: str) -> tuple[int, int, int, int]:
+    """(registers, shared memory bytes, stack frame bytes, spilled bytes) that `ptxas -v` printed
+    for the entry whose mangled or plain name holds `kernel`."""
     lines = log.splitlines()
     for index, line in enumerate(lines):
         if "Compiling entry function" in line and kernel in line:
             block = "\n".join(lines[index : index + 4])
             registers = re.search(r"Used (\d+) registers", block)
             shared = re.search(r"(\d+) bytes smem", block)
+            stack = re.search(r"(\d+) bytes stack frame", block)
             stores = re.search(r"(\d+) bytes spill stores", block)
             loads = re.search(r"(\d+) bytes spill loads", block)
             spilled = sum(int(m.group(1)) for m in (stores, loads) if m)
             return (
                 int(registers.group(1)) if registers else 0,
                 int(shared.group(1)) if shared else 0,
+                int(stack.group(1)) if stack else 0,
                 spilled,
             )
     raise RuntimeError(f"ptxas printed nothing for an entry named like {kernel!r}:\n{log}")
@@ -126,19 +134,20 @@ def gpu_form(name: str, backend: str) -> Form:
         flags = ["-std=c++20", "-w", f"-I{tilelang.env.TILELANG_TEMPLATE_PATH}"]
         flags += [f"-I{tilelang.env.CUTLASS_INCLUDE_DIR}"]
         tile_ops = tuple(op for op in TILE_OPS if op in artifact.source)
-    (registers, shared, spilled), ptx = compile_for_sm90(source, artifact.kernel_name, flags)
+    (registers, shared, stack, spilled), ptx = compile_for_sm90(source, artifact.kernel_name, flags)
     shared += dynamic_shared_bytes(artifact.source) if backend == "tilelang" else 0
     found: dict[str, int] = {}
     for instruction in TENSOR_CORE.findall(ptx):
         found[instruction] = found.get(instruction, 0) + 1
-    return Form(name, backend, registers, shared, spilled, found, tile_ops)
+    shuffles = len(SHUFFLE.findall(ptx))
+    return Form(name, backend, registers, shared, stack, spilled, shuffles, found, tile_ops)
 
 
 def table(forms: list[Form]) -> list[str]:
     rows = [
-        "| kernel | backend | registers | shared memory | spilled | tensor-core instructions "
-        "| TileLang tile operations |",
-        "|---|---|---:|---:|---:|---|---|",
+        "| kernel | backend | registers | shared memory | stack frame | spilled | shuffles "
+        "| tensor-core instructions | TileLang tile operations |",
+        "|---|---|---:|---:|---:|---:|---:|---|---|",
     ]
     for form in forms:
         cores = ", ".join(f"{n} x `{i}`" for i, n in sorted(form.tensor_core.items())) or "none"
@@ -147,7 +156,7 @@ def table(forms: list[Form]) -> list[str]:
         )
         rows.append(
             f"| {form.kernel} | {form.backend} | {form.registers} | {form.shared_bytes} B | "
-            f"{form.spilled_bytes} B | {cores} | {tiles} |"
+            f"{form.stack_bytes} B | {form.spilled_bytes} B | {form.shuffles} | {cores} | {tiles} |"
         )
     return rows
 
@@ -164,12 +173,34 @@ def targets(forms: list[Form]) -> list[str]:
     spill = [by_key[k, b] for k in NO_SPILLS for b in BACKENDS if (k, b) in by_key]
     cores = [by_key[k, "cuda"] for k in TENSOR_CORES if (k, "cuda") in by_key]
     gemm = [by_key[k, "tilelang"] for k in TENSOR_CORES if (k, "tilelang") in by_key]
+    own = [by_key[k, b] for k in ELEMENTWISE for b in BACKENDS if (k, b) in by_key]
+    reduced = [by_key[k, b] for k in REDUCTIONS for b in BACKENDS if (k, b) in by_key]
     return [
         "| target | result |",
         "|---|---|",
         "| every GPU form compiles for sm_90 | met (every row above) |",
-        "| 0 bytes spilled in matmul and attention | "
-        + verdict([f"{f.kernel} {f.backend}" for f in spill if f.spilled_bytes], len(spill))
+        "| 0 bytes spilled or on the stack in matmul and attention | "
+        + verdict(
+            [f"{f.kernel} {f.backend}" for f in spill if f.spilled_bytes or f.stack_bytes],
+            len(spill),
+        )
+        + " |",
+        "| elementwise tiles in registers: no shared memory, no stack in vector_add and "
+        "fused_elementwise | "
+        + verdict(
+            [f"{f.kernel} {f.backend}" for f in own if f.shared_bytes or f.stack_bytes], len(own)
+        )
+        + " |",
+        "| reductions across the block's threads: warp shuffles in softmax, rms_norm and sum_1d "
+        "(CUDA), `T.reduce` (TileLang) | "
+        + verdict(
+            [
+                f"{f.kernel} {f.backend}"
+                for f in reduced
+                if not (f.shuffles if f.backend == "cuda" else "T.reduce" in f.tile_ops)
+            ],
+            len(reduced),
+        )
         + " |",
         "| tensor-core instructions in the CUDA PTX of the fp16 matmul, bmm and attention | "
         + verdict([f.kernel for f in cores if not f.tensor_core], len(cores))
@@ -193,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"{datetime.date.today()} · `python bench/gpu_static.py` · nvcc for {ARCH}, `ptxas -v` "
         "per kernel; registers are per thread; shared memory is per block, static (ptxas) plus "
-        "TileLang's dynamic buffers; spilled is spill stores plus spill loads.",
+        "TileLang's dynamic buffers; the stack frame is local memory (arrays registers did not "
+        "hold); spilled is spill stores plus spill loads; shuffles are the PTX's `shfl.sync`.",
         "",
         *table(forms),
         "",

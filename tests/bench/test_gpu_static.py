@@ -31,8 +31,8 @@ ptxas info    : Used 255 registers, 20480 bytes smem, 432 bytes cmem[0]
 
 def test_ptxas_usage_is_read_for_the_named_entry():
     module = _script()
-    assert module.ptxas_usage(PTXAS_LOG, "matmul") == (255, 20480, 28)
-    assert module.ptxas_usage(PTXAS_LOG, "other_kernel") == (8, 0, 0)
+    assert module.ptxas_usage(PTXAS_LOG, "matmul") == (255, 20480, 24, 28)
+    assert module.ptxas_usage(PTXAS_LOG, "other_kernel") == (8, 0, 0, 0)
     with pytest.raises(RuntimeError, match="nothing for an entry named like 'softmax'"):
         module.ptxas_usage(PTXAS_LOG, "softmax")
 
@@ -52,4 +52,6 @@ def test_report_for_one_kernel(tmp_path):
     assert _script().main(["--kernel", "vector_add", "--out", str(out)]) == 0
     text = out.read_text()
     assert "| vector_add | cuda | " in text and "| vector_add | tilelang | " in text
-    assert "| 0 bytes spilled in matmul and attention | not checked" in text
+    assert "| 0 bytes spilled or on the stack in matmul and attention | not checked" in text
+    assert "| elementwise tiles in registers: no shared memory, no stack in vector_add" in text
+    assert "fused_elementwise | met |" in text
