@@ -9,8 +9,9 @@ carried scalars get a one-element array too). Everything else is recomputed insi
 value that uses it, so a chain of elementwise ops becomes one loop with scalar temporaries.
 
 A reduction along more than one element whose dtype the target's `array_reduce` capability
-(`{"dtypes": [...]}`) names becomes one block-wide `mem.reduce` of its source's array, viewed
-[outer, length, inner].
+(`{"dtypes": [...], "max_elements": n}`) names becomes one block-wide `mem.reduce` of its source's
+array, viewed [outer, length, inner], where the source is held in an array or has at most n
+elements to fill one with.
 A dot the target's `array_dot` capability takes (a block-wide routine, such as tensor cores:
 `array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
 Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`), the `mem.dot`
@@ -240,7 +241,7 @@ class _Lowering:
         result = op.result
         shape = result.type.shape or (1,)
         array = self.alloc(result.type.dtype, math.prod(shape))
-        if length > 1 and source.type.dtype in self.array_reduce.get("dtypes", ()):
+        if self.reduces_whole(source, length):
             dims = source.type.shape
             view = [math.prod(dims[:axis]), length, math.prod(dims[axis + 1 :])]
             kind = op.name.split(".")[1]
@@ -261,6 +262,19 @@ class _Lowering:
 
         self.parallel(b, shape, body)
         self.held(b, result, array)
+
+    def reduces_whole(self, source: Value, length: int) -> bool:
+        """Whether the target's `array_reduce` takes a reduction of `source` along `length`
+        elements: one of its dtypes, and `source` in an array already or small enough to fill
+        one (`max_elements`; a broadcast [n, n] tile that the loop form computes element by
+        element is no array to hold)."""
+        capability = self.array_reduce
+        fits = math.prod(source.type.shape) <= capability.get("max_elements", math.inf)
+        return (
+            length > 1
+            and source.type.dtype in capability.get("dtypes", ())
+            and (source in self.arrays or fits)
+        )
 
     def dot(self, b: Builder, op: Operation) -> None:
         left, right = op.operands

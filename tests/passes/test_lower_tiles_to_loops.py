@@ -202,3 +202,39 @@ def test_warps_split_a_dot_into_whole_warp_tiles(capability, warps, split):
     assert not takes({"dtypes": ("bf16",), "multiple": 16}, dot)
     assert not takes({"dtypes": ("f16",), "multiple": 64}, dot)
     assert warps_split(capability, dot, warps) == split
+
+
+RANKS = """kernel @ranks(%x: buffer<f32>, %out: buffer<i32>) {
+  %0 = tile.arange() {size = 64} : tile<index[64]>
+  %1 = mem.load(%x, %0) : tile<f32[64]>
+  %2 = tile.expand_dims(%1) {axis = 1} : tile<f32[64, 1]>
+  %3 = tile.broadcast(%2) {shape = [64, 64]} : tile<f32[64, 64]>
+  %4 = tile.expand_dims(%1) {axis = 0} : tile<f32[1, 64]>
+  %5 = tile.broadcast(%4) {shape = [64, 64]} : tile<f32[64, 64]>
+  %6 = arith.cmp(%5, %3) {pred = "lt"} : tile<i1[64, 64]>
+  %7 = arith.cast(%6) {dtype = "i32"} : tile<i32[64, 64]>
+  %8 = reduce.sum(%7) {axis = 1} : tile<i32[64]>
+  mem.store(%out, %0, %8)
+}"""
+
+
+@pytest.mark.parametrize(("max_elements", "whole"), [(4096, True), (1024, False)])
+def test_a_reduction_fills_an_array_only_within_max_elements(
+    max_elements, whole, make_target, interpret
+):
+    """Each element's rank counts the smaller ones: a sum over a broadcast [64, 64] comparison.
+    Within `max_elements` the comparison fills an array for one `mem.reduce`; past it, the loop
+    form computes each comparison where the sum needs it and holds no [64, 64] array (a [1024,
+    1024] one overflowed the CPU shim's stack). Both rank right."""
+    target = _loop_target(make_target, FORMS[1])
+    target.capabilities["array_reduce"] = {"dtypes": ("i32",), "max_elements": max_elements}
+    work = parse_kernel(RANKS)
+    passes = parse_pipeline("ssa.lower_tiles_to_loops,ssa.lower_parallel")
+    PassManager(passes, PassContext(target=target)).run(work)
+    sizes = [op.attrs["size"] for op in work.walk() if op.name == "mem.alloc"]
+    assert (64 * 64 in sizes) == whole
+    assert any(op.name == "mem.reduce" for op in work.walk()) == whole
+    x = torch.randperm(64, generator=torch.Generator().manual_seed(max_elements)).float()
+    out = torch.full((64,), -1, dtype=torch.int32)
+    _run(work, {"x": x, "out": out}, 1, interpret)
+    assert torch.equal(out, x.argsort().argsort().int())

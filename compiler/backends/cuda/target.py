@@ -171,8 +171,9 @@ TARGET = Target(
         # block-wide ntc_dot (WMMA on a GPU; the CPU shim loops), summed in the warps'
         # accumulator fragments, registers, for as long as the sum lives: see ntc_cuda_device.h.
         "array_dot": {"dtypes": ("f16", "bf16"), "multiple": 16, "accumulator": _ACCUMULATOR},
-        # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce.
-        "array_reduce": {"dtypes": ("f32", "f64", "i32", "i64")},
+        # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce, of a
+        # source that needs no more shared memory than a 64 x 64 f32 tile to hold.
+        "array_reduce": {"dtypes": ("f32", "f64", "i32", "i64"), "max_elements": 4096},
     },
     operand_dtypes={
         **OPERAND_DTYPES,

@@ -213,7 +213,7 @@ CUDA_TARGET = dataclasses.replace(
             "warp_tile": (16, 8),
             "accumulator": "fragment",
         },
-        "array_reduce": {"dtypes": ("f32",)},
+        "array_reduce": {"dtypes": ("f32",), "max_elements": 4096},
     },
     # TileLang 0.1.15 binds a `T.Parallel` loop to an int32 thread variable and rejects int64
     # indices derived from it, so on CUDA a launch past 2^31 elements is refused.
