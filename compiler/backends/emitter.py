@@ -239,7 +239,16 @@ class _Emitter:
         fields = {**self.fields(op), **extra}
         names = tuple(self.names[v] for v in op.operands)
         text = OpText(names, op.attrs, fields, tuple(v.type.dtype for v in op.operands))
-        return spelling(text) if callable(spelling) else spelling.format(*text.args, **text.fields)
+        try:
+            return spelling(text) if callable(spelling) else spelling.format(*text.args, **fields)
+        except KeyError as missing:
+            raise self.fail(
+                op,
+                f"is spelled with {missing.args[0]!r}, which neither its attributes nor the "
+                "kernel give",
+                "run the backend's schedule pass first (it records num_warps), or give the op "
+                "that attribute",
+            ) from None
 
     def fields(self, op: Operation) -> dict[str, str]:
         fields = {}

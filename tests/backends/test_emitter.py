@@ -109,6 +109,16 @@ def test_unbound_tile_dims():
         emit(parse_kernel(text), TRITON)
 
 
+def test_a_spelling_needing_what_the_kernel_lacks_names_it():
+    """CUDA C++ spells the thread count with the program's warps, which the schedule pass
+    records: a kernel without them is refused by name, not with a KeyError."""
+    from compiler.backends.cuda import TARGET as CUDA
+
+    text = 'kernel @k() attributes {grid = "1"} {\n  %0 = index.num_threads() : index\n}\n'
+    with pytest.raises(EmitError, match=r"index.num_threads.*spelled with 'num_warps'.*schedule"):
+        emit(parse_kernel(text), CUDA)
+
+
 def test_spelling_comes_only_from_the_target():
     spelling = dict(TRITON.spelling, **{"arith.add": "tl.fma({0}, 1.0, {1})"})
     source = emit(load_ir("masked_add"), dataclasses.replace(TRITON, spelling=spelling))
