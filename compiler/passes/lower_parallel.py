@@ -13,10 +13,10 @@ threads (its own way, "native", or "threads"): an array that only loops of its o
 each element at the loop's own position, is only ever touched by one thread per element, so each
 thread keeps just its share, in the `private` scope (for "native", a scope whose layout the target
 matches to its loops, such as TileLang's fragments). With "threads", loops touching one run in
-rounds: round r takes position `thread id + r * thread
-count` (where it is below the extent) and indexes private arrays by r, so a private array needs
-ceil(n / threads) elements per thread (n with the one thread of the reference interpreter). A loop
-whose only writes are to private arrays needs no barrier.
+rounds: round r takes position `thread id + r * thread count` (where it is below the extent) and
+indexes private arrays by r, so a private array needs ceil(n / threads) elements per thread (n
+with the one thread of the reference interpreter). A loop whose only writes are to private arrays
+needs no barrier.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from compiler.ir import Block, Builder, Kernel, Operation, Region, Value
 from compiler.passes.base import Pass, PassContext, PassError
+from compiler.passes.constants import constant_value
 from compiler.passes.registry import register
 from compiler.passes.rewrite import builder_before
 
@@ -67,12 +68,6 @@ class LowerParallel(Pass):
         return True
 
 
-def _constant(value: Value) -> object:
-    owner = value.owner
-    is_constant = isinstance(owner, Operation) and owner.name == "arith.constant"
-    return owner.attrs["value"] if is_constant else None
-
-
 def _private_arrays(kernel: Kernel, loops: list[Operation]) -> set[Value]:
     """The arrays every access of which is a read or write at the position of the innermost
     `scf.parallel` around it, a loop whose extent is the array's size."""
@@ -82,7 +77,7 @@ def _private_arrays(kernel: Kernel, loops: list[Operation]) -> set[Value]:
         (position,) = loop.regions[0].block.args
         for inner in loop.walk():
             if inner is not loop:
-                position_of[inner] = (position, _constant(loop.operands[0]))
+                position_of[inner] = (position, constant_value(loop.operands[0]))
     shared = set()
     for op in kernel.walk():
         for index, value in enumerate(op.operands):

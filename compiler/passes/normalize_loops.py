@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from compiler.ir import Builder, Kernel, Operation, ScalarType, Value
 from compiler.passes.base import Pass, PassContext
+from compiler.passes.constants import constant_value
 from compiler.passes.registry import register
-from compiler.passes.rewrite import builder_before, defining_op
+from compiler.passes.rewrite import builder_before
 
 
 @register
@@ -28,13 +29,8 @@ class NormalizeLoops(Pass):
         return bool(loops)
 
 
-def _constant(value: Value) -> object:
-    op = defining_op(value)
-    return op.attrs["value"] if op is not None and op.name == "arith.constant" else None
-
-
 def _unit(op: Operation) -> bool:
-    return _constant(op.operands[2]) == 1
+    return constant_value(op.operands[2]) == 1
 
 
 def _normalize(kernel: Kernel, op: Operation) -> None:
