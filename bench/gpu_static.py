@@ -35,6 +35,7 @@ ALLOC_SHARED = re.compile(r"T\.alloc_shared\(\(([\d, ]+)\), T\.(\w+)\)")
 TILE_OPS = ("T.copy", "T.gemm", "T.reduce", "T.Pipelined", "T.alloc_fragment", "T.Parallel")
 NO_SPILLS = ("matmul", "matmul_fp16", "flash_attention", "flash_attention_causal")
 TENSOR_CORES = ("matmul_fp16", "bmm_fp16", "flash_attention")
+TF32_DOTS = ("matmul", "bmm", "addmm", "conv2d")  # f32 dots permitting TF32 (Triton's default)
 ELEMENTWISE = ("vector_add", "fused_elementwise")  # every tile touched by its own thread only
 REDUCTIONS = ("softmax", "rms_norm", "sum_1d")
 SHUFFLE = re.compile(r"^\s*shfl\.sync\.", re.MULTILINE)
@@ -173,6 +174,7 @@ def targets(forms: list[Form]) -> list[str]:
     spill = [by_key[k, b] for k in NO_SPILLS for b in BACKENDS if (k, b) in by_key]
     cores = [by_key[k, "cuda"] for k in TENSOR_CORES if (k, "cuda") in by_key]
     gemm = [by_key[k, "tilelang"] for k in TENSOR_CORES if (k, "tilelang") in by_key]
+    tf32 = [by_key[k, b] for k in TF32_DOTS for b in BACKENDS if (k, b) in by_key]
     own = [by_key[k, b] for k in ELEMENTWISE for b in BACKENDS if (k, b) in by_key]
     reduced = [by_key[k, b] for k in REDUCTIONS for b in BACKENDS if (k, b) in by_key]
     return [
@@ -207,6 +209,17 @@ def targets(forms: list[Form]) -> list[str]:
         + " |",
         "| TileLang's program of those kernels uses `T.gemm` | "
         + verdict([f.kernel for f in gemm if "T.gemm" not in f.tile_ops], len(gemm))
+        + " |",
+        "| f32 dots permitting TF32 (matmul, bmm, addmm, conv2d) on TF32 tensor cores, both "
+        "backends | "
+        + verdict(
+            [
+                f"{f.kernel} {f.backend}"
+                for f in tf32
+                if not any("tf32" in instruction for instruction in f.tensor_core)
+            ],
+            len(tf32),
+        )
         + " |",
     ]
 

@@ -253,7 +253,8 @@ class _Emitter:
     def fields(self, op: Operation) -> dict[str, str]:
         fields = {}
         for key, value in op.attrs.items():
-            is_dtype = key == "dtype"  # an attribute naming an element type (cast, dot)
+            # an attribute naming an element type (cast, dot, an accumulator's operands)
+            is_dtype = key == "dtype" or key.endswith("_dtype")
             if is_dtype:
                 fields[key] = self.target.dtype(value)
             else:

@@ -292,8 +292,16 @@ class ExpressionLowerer:
 
     def expr_Call(self, node: ast.Call) -> object:
         func = self.expr(node.func)
-        args = [self.expr(a) for a in node.args]
-        kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+        args = []
+        for a in node.args:
+            args.extend(
+                self.unpacked(a.value, tuple) if isinstance(a, ast.Starred) else [self.expr(a)]
+            )
+        kwargs = {}
+        for k in node.keywords:
+            kwargs.update(
+                self.unpacked(k.value, dict) if k.arg is None else {k.arg: self.expr(k.value)}
+            )
         if isinstance(func, Primitive):
             lowered = [self.primitive_arg(a) for a in args]
             lowered_kwargs = {k: self.operand(v) if _is_data(v) else v for k, v in kwargs.items()}
@@ -315,6 +323,22 @@ class ExpressionLowerer:
         if callable(func) and hasattr(func, "__code__"):
             return self.inline_call(func, node, args, kwargs)
         raise CompileError(f"cannot call {_describe(func)} inside an application")
+
+    def unpacked(self, node: ast.expr, kind: type) -> object:
+        """What `*x` (a tuple or list) or `**x` (a dict of keywords) spreads into a call: a value
+        known when the program compiles."""
+        value = self.expr(node)
+        if kind is tuple and isinstance(value, tuple | list):
+            return value
+        if kind is dict and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            return value
+        what = "a value of the program" if _is_data(value) else f"a {type(value).__name__}"
+        form = "*" if kind is tuple else "**"
+        wanted = "a tuple or list" if kind is tuple else "a dict of keyword names"
+        raise CompileError(
+            f"{form}{ast.unparse(node)} is {what}; a call can spread only {wanted} "
+            "known at compile time"
+        )
 
     def primitive_arg(self, arg: object) -> object:
         """Tiles and sizes become values; a shape tuple becomes tile dims (powers of two); a block

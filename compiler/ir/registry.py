@@ -164,12 +164,24 @@ def _gather(types: list[Type], attrs: dict) -> list[Type]:
     return [value_type(source.dtype, index.shape)]
 
 
+# How exactly a dot multiplies: "ieee" (the default) exactly; "tf32" permits products of f32
+# operands rounded to TF32 first (Triton's default for f32 dots), so tensor cores may take them.
+DOT_PRECISIONS = ("ieee", "tf32")
+
+
 def _dot(types: list[Type], attrs: dict) -> list[Type]:
     a, b = types
     if not (isinstance(a, TileType) and isinstance(b, TileType)):
         raise TypeRuleError(f"expects two 2-D tiles, got {a}, {b}")
     if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[0]:
         raise TypeRuleError(f"expects [M, K] x [K, N] tiles, got {a}, {b}")
+    precision = attrs.get("precision", "ieee")
+    if precision not in DOT_PRECISIONS:
+        raise TypeRuleError(
+            f"precision must be one of {', '.join(DOT_PRECISIONS)}, got {precision!r}"
+        )
+    if precision == "tf32" and (a.dtype, b.dtype) != ("f32", "f32"):
+        raise TypeRuleError(f"precision tf32 is for f32 operands, got {a.dtype} and {b.dtype}")
     return [value_type(attrs["dtype"], (a.shape[0], b.shape[1]))]
 
 
@@ -271,6 +283,8 @@ def _alloc(types: list[Type], attrs: dict) -> list[Type]:
     if not (isinstance(attrs["size"], int) and attrs["size"] > 0):
         raise TypeRuleError(f"size must be a positive int, got {attrs['size']!r}")
     value_type(attrs["dtype"], ())
+    if "operand_dtype" in attrs:
+        value_type(attrs["operand_dtype"], ())
     return [ArrayType(attrs["dtype"], attrs["size"])]
 
 
@@ -390,7 +404,14 @@ def _defs() -> list[OpDef]:
         OpDef("math.pow", (2, 2), _float_same, description="a ** b"),
         OpDef("math.isnan", (1, 1), _float_test, description="x is NaN -> i1"),
         OpDef("select.where", (3, 3), _where, description="cond ? a : b, elementwise"),
-        OpDef("linalg.dot", (2, 2), _dot, attrs=("dtype",), description="[M,K] x [K,N]"),
+        OpDef(
+            "linalg.dot",
+            (2, 2),
+            _dot,
+            attrs=("dtype",),
+            optional_attrs=("precision",),
+            description="[M,K] x [K,N]",
+        ),
         OpDef("tile.arange", (0, 0), _arange, attrs=("size",), description="0 .. size-1"),
         OpDef("tile.broadcast", (1, 1), _broadcast, attrs=("shape",), description="splat/stretch"),
         OpDef("tile.expand_dims", (1, 1), _expand_dims, attrs=("axis",), description="insert a 1"),
@@ -455,7 +476,9 @@ def _defs() -> list[OpDef]:
             (0, 0),
             _alloc,
             attrs=("dtype", "size"),
-            optional_attrs=("scope", "shape"),  # shape: of the tile it holds, for a 2-D scope
+            # shape: of the tile it holds, for a 2-D scope; operand_dtype: for a dot's
+            # accumulator, the operands' element type (tensor-core fragments depend on it)
+            optional_attrs=("scope", "shape", "operand_dtype"),
             effect="alloc",
             description="a 1-D array of the program's own",
         ),

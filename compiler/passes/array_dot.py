@@ -2,7 +2,8 @@
 without tile values: `ssa.lower_tiles_to_loops` makes each such dot one `mem.dot`).
 
 The capability: `{"dtypes": [...], "multiple": m, "warp_tile": [r, c]}`. A dot is taken when both
-operands have one of `dtypes`, the result is f32 and every dim is a multiple of `m`; with
+operands have one of `dtypes` ("tf32": f32 operands of a dot whose `precision` permits TF32
+products), the result is f32 and every dim is a multiple of `m`; with
 `warp_tile`, only where the program's warps split the result into whole r x c blocks each (the
 thread-count rule picks no more warps than that allows).
 """
@@ -14,6 +15,11 @@ from collections.abc import Mapping
 from compiler.ir import Operation
 
 
+def operand_kind(dot: Operation) -> str:
+    """The element type `dot` multiplies in: its operands', or "tf32" where it permits that."""
+    return "tf32" if dot.attrs.get("precision") == "tf32" else dot.operands[0].type.dtype
+
+
 def takes(capability: Mapping, dot: Operation) -> bool:
     """Whether the array dot takes `dot` by its types (the warps aside)."""
     left, right = (v.type for v in dot.operands)
@@ -21,7 +27,7 @@ def takes(capability: Mapping, dot: Operation) -> bool:
     multiple = capability.get("multiple", 1)
     return (
         left.dtype == right.dtype
-        and left.dtype in capability.get("dtypes", ())
+        and operand_kind(dot) in capability.get("dtypes", ())
         and dot.results[0].type.dtype == "f32"
         and all(isinstance(d, int) and d % multiple == 0 for d in dims)
     )

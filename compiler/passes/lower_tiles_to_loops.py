@@ -175,10 +175,9 @@ class _Lowering:
 
     # -- arrays and loops over elements ------------------------------------------------------------
 
-    def alloc(self, dtype: str, size: int, scope: str | None = None, shape=None) -> Value:
+    def alloc(self, dtype: str, size: int, scope: str | None = None, **extra) -> Value:
         attrs = {"dtype": dtype, "size": size, "scope": scope or self.scope}
-        attrs |= {"shape": list(shape)} if shape else {}
-        return Builder(self.allocs).create("mem.alloc", [], attrs).result
+        return Builder(self.allocs).create("mem.alloc", [], attrs | extra).result
 
     def parallel(self, b: Builder, shape: tuple[int, ...], body: Callable) -> None:
         """`body(builder, index, position)` for every element of `shape`, in an scf.parallel."""
@@ -315,8 +314,10 @@ class _Lowering:
     def accumulator(self, dot: Operation) -> Value | None:
         """A new array of the target's `accumulator` scope for `dot`'s sum, if it has one."""
         scope = self.array_dot.get("accumulator")
-        (m, n) = dot.result.type.shape
-        return self.alloc("f32", m * n, scope, shape=(m, n)) if scope else None
+        (m, n), operands = dot.result.type.shape, dot.operands[0].type.dtype
+        return (
+            self.alloc("f32", m * n, scope, shape=[m, n], operand_dtype=operands) if scope else None
+        )
 
     def array_dot_into(self, b: Builder, dot: Operation, total: Value, accumulate: bool) -> None:
         left, right = dot.operands

@@ -13,12 +13,15 @@ import pytest
 import torch
 from conftest import poisoned
 
+import compiler.dsl
+import compiler.dsl.language as ntl
 from compiler.backends import build_artifact, get_target, lower_unified_ssa_artifact
 from compiler.checking import build, check
 from compiler.ir import parse_kernel
+from compiler.program import bound_arrangement
 from compiler.runtime import launch
 from compiler.runtime.cuda_build import compile_ptx
-from compiler.suite import SUITE
+from compiler.suite import SUITE, load_program
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
 
@@ -178,28 +181,58 @@ def test_every_spelling_computes_what_torch_does(seed):
 
 
 F16_DOTS = {"matmul_fp16", "bmm_fp16", "flash_attention", "flash_attention_causal"}
-F32_DOTS = {"matmul", "bmm", "addmm", "conv2d"}
-ACCUMULATED = {"matmul_fp16", "bmm_fp16"}  # `acc += dot(...)` in a loop
+F32_DOTS = {"matmul", "bmm", "addmm", "conv2d"}  # each permits TF32 products (Triton's default)
+LOOP_CARRIED = {"flash_attention", "flash_attention_causal"}  # their dots' sums are rescaled
 
 
 @needs_nvcc
 @pytest.mark.parametrize("name", sorted(SUITE))
-def test_f16_dots_run_on_tensor_cores(name):
-    """A dot of f16 tiles in whole 16 x 16 x 16 blocks is one block-wide `ntc_dot` (WMMA in the
-    PTX); the CPU shim runs the same call (test above). Other dots stay thread loops. The sum
-    lives in the warps' accumulator fragments, registers (no local memory in the PTX); a dot a
-    loop adds to its carried tile sums into that tile in place, loaded into the fragments once
-    before the loop instead of starting from zero each time."""
+def test_dots_run_on_tensor_cores(name):
+    """A dot of f16 tiles, or of f32 ones permitting TF32 products, in whole 16 x 16 x 16 blocks
+    is one block-wide `ntc_dot` (WMMA in the PTX: 16 x 16 x 16 steps of f16, 16 x 16 x 8 of
+    TF32); the CPU shim runs the same call (test above). The sum lives in the warps' accumulator
+    fragments, registers (no local memory in the PTX); a dot a loop adds to its carried tile sums
+    into that tile in place, loaded into the fragments once before the loop instead of starting
+    from zero each time."""
     artifact = checked(name).artifact
-    f16_dots = name in F16_DOTS
-    assert ("linalg.dot" in artifact.initial_ssa) == (name in F16_DOTS | F32_DOTS)
+    dots = name in F16_DOTS | F32_DOTS
+    assert ("linalg.dot" in artifact.initial_ssa) == dots
     ptx = compile_ptx(artifact.source, name)
-    assert ("ntc_dot<" in artifact.source) == f16_dots
-    assert ("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32" in ptx) == f16_dots
-    assert (", true>(" in artifact.source) == (name in ACCUMULATED)
-    assert ("wmma.load.c.sync" in ptx) == (name in ACCUMULATED)
-    assert ("ntc_accumulator<" in artifact.source) == f16_dots
+    assert ("ntc_dot<" in artifact.source) == dots
+    assert ("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32" in ptx) == (name in F16_DOTS)
+    tf32 = "wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32"
+    assert (tf32 in ptx) == (name in F32_DOTS)
+    accumulated = dots and name not in LOOP_CARRIED
+    assert (", true>(" in artifact.source) == accumulated
+    assert ("wmma.load.c.sync" in ptx) == accumulated
+    assert ("ntc_accumulator<" in artifact.source) == dots
     assert not re.search(r"\.local\b", ptx)
+
+
+@needs_nvcc
+def test_exact_f32_dots_stay_thread_loops():
+    """A dot asking for exact products (`input_precision="ieee"`) keeps f32 arithmetic."""
+    kernel = SUITE["matmul"]
+    module = load_program(kernel.path, compiler.dsl)
+    arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
+
+    def exact(input, other, output):
+        accumulator = ntl.zeros(output.shape, dtype=ntl.float32)
+        for k in range(input.shape[0]):
+            accumulator += ntl.dot(input[k], other[k], input_precision="ieee")
+        output = accumulator  # noqa: F841
+
+    for device in ("cpu", "cuda"):
+        handle = compiler.dsl.make(
+            arrangement, exact, module.tensors, backend="cuda", device=device
+        )
+        source = handle.compile_declared().source
+        assert "ntc_dot<" not in source and "ntc_accumulator<" not in source
+    assert "wmma" not in compile_ptx(source, "exact")
+    x, y = torch.randn(48, 80), torch.randn(80, 40)
+    out = poisoned(48, 40)
+    compiler.dsl.make(arrangement, exact, module.tensors, backend="cuda")(x, y, out)
+    torch.testing.assert_close(out, x @ y, rtol=1e-5, atol=1e-4)
 
 
 @needs_nvcc

@@ -200,27 +200,37 @@ def test_cuda_form_of_suite_kernel_lowers_and_compiles_for_sm_90(name):
 
 
 F16_DOTS = {"matmul_fp16", "bmm_fp16", "flash_attention", "flash_attention_causal"}
-ACCUMULATED = {"matmul_fp16", "bmm_fp16"}  # `acc += dot(...)` in a loop
+F32_DOTS = {"matmul", "bmm", "addmm", "conv2d"}  # each permits TF32 products (Triton's default)
+LOOP_CARRIED = {"flash_attention", "flash_attention_causal"}  # their dots' sums are rescaled
 
 
 @pytest.mark.parametrize("name", sorted(SUITE))
-def test_cuda_form_runs_f16_dots_as_gemm_on_tensor_cores(name):
-    """Each dot of f16 tiles is one `T.gemm` on the shared arrays viewed 2-D, its sum in a
-    fragment; TileLang lowers it to `mma` instructions. The warps are as many as split each dot's
-    result into 16 x 8 blocks (16 x 16 tiles here: two). Other dots, and the C form, keep loops.
-    A dot a loop adds to its carried tile sums into one fragment for the whole loop (copied in
-    before it and out after), not into a cleared one per iteration."""
+def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
+    """Each dot of f16 tiles, or of f32 ones permitting TF32 products, is one `T.gemm` on the
+    shared arrays viewed 2-D, its sum in a fragment; TileLang lowers it to `mma` instructions of
+    the operands' kind (f16, TF32). The warps are as many as split each dot's result into 16 x 8
+    blocks. The C form keeps loops. A dot a loop adds to its carried
+    tile sums into one fragment for the whole loop (copied in before it and out after), not
+    into a cleared one per iteration."""
     artifact = cuda_form(name)
-    gemm = name in F16_DOTS
+    gemm = name in F16_DOTS | F32_DOTS
     assert ("T.gemm(T.reshape(" in artifact.source) == gemm
     assert bool(re.search(r"T\.alloc_fragment\(\(\d+, \d+\)", artifact.source)) == gemm
-    assert ("tl::mma_sync<" in cuda_source(artifact)) == gemm
-    assert ("clear_accum=False" in artifact.source) == (name in ACCUMULATED)
-    assert artifact.source.count("T.copy(") == 2 * (name in ACCUMULATED) + (
+    kinds = set(re.findall(r"tl::mma_sync<tl::DataType::(\w+)", cuda_source(artifact)))
+    assert kinds == ({"kFloat16"} if name in F16_DOTS else {"kTensorFloat32"} if gemm else set())
+    accumulated = gemm and name not in LOOP_CARRIED
+    assert ("clear_accum=False" in artifact.source) == accumulated
+    assert artifact.source.count("T.copy(") == 2 * accumulated + (
         artifact.source.count("clear_accum=True")
     )
     if gemm:
-        assert artifact.num_warps == 2
+        m, _, n = map(
+            int,
+            re.search(
+                r"\[(\d+), \d+\]\), T.reshape\(\w+, \[(\d+), (\d+)\]", artifact.source
+            ).groups(),
+        )
+        assert artifact.num_warps == m // 16 * (n // 8)
         kernel = SUITE[name]
         cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
         assert "T.gemm" not in cpu.source

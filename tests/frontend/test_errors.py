@@ -34,6 +34,14 @@ def unknown_name(x, y):
     y = x + undefined_name  # noqa: F821, F841
 
 
+def spread_tile(x, y):
+    y = ntl.maximum(*x, x)  # noqa: F841
+
+
+def spread_keywords(x, y):
+    y = ntl.exp(x, **y)  # noqa: F841
+
+
 def unsupported_primitive(x, y):
     # Triton's language has cbrt; this compiler does not (the cbrt skill evals count on that).
     y = ntl.cbrt(x)  # noqa: F841
@@ -46,6 +54,11 @@ def unsupported_primitive(x, y):
         (tile_if, "for tiles use ntl.where"),
         (unknown_name, "'undefined_name' is not defined"),
         (unsupported_primitive, "ntl.cbrt is not supported by this compiler yet"),
+        (
+            spread_tile,
+            "*x is a value of the program; a call can spread only a tuple or list known at compile",
+        ),
+        (spread_keywords, "**y is a value of the program; a call can spread only a dict"),
     ],
 )
 def test_error_names_file_and_line(application, message):

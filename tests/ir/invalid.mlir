@@ -68,6 +68,16 @@ kernel @k(%a: tile<f32[4, 8]>) {
   %0 = linalg.dot(%a, %a) {dtype = "f32"} : tile<f32[4, 8]>
 }
 // -----
+// expected-error: precision must be one of ieee, tf32, got 'bf16x3'
+kernel @k(%a: tile<f32[4, 4]>) {
+  %0 = linalg.dot(%a, %a) {dtype = "f32", precision = "bf16x3"} : tile<f32[4, 4]>
+}
+// -----
+// expected-error: precision tf32 is for f32 operands, got f16 and f16
+kernel @k(%a: tile<f16[4, 4]>) {
+  %0 = linalg.dot(%a, %a) {dtype = "f32", precision = "tf32"} : tile<f32[4, 4]>
+}
+// -----
 // expected-error: (tile.broadcast) in @k: cannot broadcast tile<f32[4]> to [8]
 kernel @k(%a: tile<f32[4]>) {
   %0 = tile.broadcast(%a) {shape = [8]} : tile<f32[8]>
@@ -279,4 +289,9 @@ kernel @k() {
   %0 = mem.alloc() {dtype = "f32", size = 64} : array<f32[64]>
   %1 = mem.alloc() {dtype = "i32", size = 8} : array<i32[8]>
   mem.reduce(%0, %1) {kind = "sum", shape = [8, 8, 1]}
+}
+// -----
+// expected-error: unknown dtype
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f32", operand_dtype = "half", scope = "fragment", size = 16} : array<f32[16]>
 }

@@ -31,7 +31,7 @@ kernel @loops(%x: buffer<f32>, %n: index, %flag: i1) attributes {escapes = "quot
   %13 = scf.if(%flag) : tile<f32[4, 8]> {
   ^():
     %14 = tile.trans(%3) {perm = [1, 0]} : tile<f32[8, 4]>
-    %15 = linalg.dot(%3, %14) {dtype = "f32"} : tile<f32[4, 4]>
+    %15 = linalg.dot(%3, %14) {dtype = "f32", precision = "tf32"} : tile<f32[4, 4]>
     %16 = reduce.max(%15) {axis = 1} : tile<f32[4]>
     %17 = tile.expand_dims(%16) {axis = 1} : tile<f32[4, 1]>
     %18 = tile.broadcast(%17) {shape = [4, 8]} : tile<f32[4, 8]>
@@ -89,7 +89,7 @@ kernel @block_dot(%x: buffer<f32>) {
   %0 = mem.alloc() {dtype = "f16", scope = "shared", size = 512} : array<f16[512]>
   %1 = mem.alloc() {dtype = "f16", scope = "shared", size = 256} : array<f16[256]>
   %2 = mem.alloc() {dtype = "f32", scope = "shared", size = 512} : array<f32[512]>
-  %3 = mem.alloc() {dtype = "f32", scope = "fragment", shape = [32, 16], size = 512} : array<f32[512]>
+  %3 = mem.alloc() {dtype = "f32", operand_dtype = "f16", scope = "fragment", shape = [32, 16], size = 512} : array<f32[512]>
   mem.dot(%0, %1, %3) {accumulate = false, k = 16, m = 32, n = 16}
   mem.dot(%0, %1, %3) {accumulate = true, k = 16, m = 32, n = 16}
   mem.copy(%3, %2) {shape = [32, 16]}

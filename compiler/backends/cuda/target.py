@@ -83,7 +83,8 @@ def _alloc(op: OpText) -> str:
         return f"{op.fields['dtype']} {op.fields['name']}[{share}];"
     if scope == _ACCUMULATOR:
         rows, columns = op.attrs["shape"]
-        return f"ntc_accumulator<{rows}, {columns}, {op.fields['num_warps']}> {op.fields['name']};"
+        shape = f"{rows}, {columns}, {op.fields['num_warps']}, {op.fields['operand_dtype']}"
+        return f"ntc_accumulator<{shape}> {op.fields['name']};"
     return f"{_SCOPES[scope]}{op.fields['dtype']} {op.fields['name']}[{op.attrs['size']}];"
 
 
@@ -167,10 +168,15 @@ TARGET = Target(
         "max_warps": 8,  # 256 threads: a 32 x 32 tile gives each thread four elements
         "shared_memory": True,
         "index_bits": 32,
-        # A dot of f16 or bf16 tiles whose dims are whole 16 x 16 x 16 tensor-core tiles is one
-        # block-wide ntc_dot (WMMA on a GPU; the CPU shim loops), summed in the warps'
-        # accumulator fragments, registers, for as long as the sum lives: see ntc_cuda_device.h.
-        "array_dot": {"dtypes": ("f16", "bf16"), "multiple": 16, "accumulator": _ACCUMULATOR},
+        # A dot of f16 or bf16 tiles, or of f32 ones permitting TF32 products, whose dims are
+        # whole 16 x 16 x 16 tensor-core tiles is one block-wide ntc_dot (WMMA on a GPU; the CPU
+        # shim loops), summed in the warps' accumulator fragments, registers, for as long as the
+        # sum lives: see ntc_cuda_device.h.
+        "array_dot": {
+            "dtypes": ("f16", "bf16", "tf32"),
+            "multiple": 16,
+            "accumulator": _ACCUMULATOR,
+        },
         # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce, of a
         # source that needs no more shared memory than a 64 x 64 f32 tile to hold.
         "array_reduce": {"dtypes": ("f32", "f64", "i32", "i64"), "max_elements": 4096},

@@ -205,10 +205,11 @@ CUDA_TARGET = dataclasses.replace(
         **TIR_CAPABILITIES,
         "parallel": "native",
         "max_warps": 8,
-        # Dots of f16/bf16 tiles in whole 16 x 16 x 16 blocks: T.gemm on tensor cores, where the
-        # program's warps split the result into 16-row, 8-column blocks (TileLang's rule).
+        # Dots of f16/bf16 tiles, or of f32 ones permitting TF32 products (T.gemm of f32
+        # arrays multiplies in TF32), in whole 16 x 16 x 16 blocks: T.gemm on tensor cores, where
+        # the program's warps split the result into 16-row, 8-column blocks (TileLang's rule).
         "array_dot": {
-            "dtypes": ("f16", "bf16"),
+            "dtypes": ("f16", "bf16", "tf32"),
             "multiple": 16,
             "warp_tile": (16, 8),
             "accumulator": "fragment",

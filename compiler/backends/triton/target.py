@@ -33,6 +33,13 @@ def _masked(call: str, op: OpText, values: int) -> str:
     return f"{call}({', '.join(parts)})"
 
 
+def _dot(op: OpText) -> str:
+    """tl.dot with the products the dot permits: TF32 where it says so, else exact."""
+    precision = op.attrs.get("precision", "ieee")
+    keywords = f'input_precision="{precision}", out_dtype={op.fields["dtype"]}'
+    return f"tl.dot({op.args[0]}, {op.args[1]}, {keywords})"
+
+
 SPELLING = {
     **infix(_INFIX),
     **{name: f"tl.{name.split('.')[1]}({{0}})" for name in MATH},
@@ -46,7 +53,7 @@ SPELLING = {
     "arith.cast": "{0}.to({dtype})",
     "arith.bitcast": "{0}.to({dtype}, bitcast=True)",
     "select.where": "tl.where({0}, {1}, {2})",
-    "linalg.dot": 'tl.dot({0}, {1}, input_precision="ieee", out_dtype={dtype})',
+    "linalg.dot": _dot,
     "reduce.sum": "tl.sum({0}, axis={axis}, dtype={result_dtype})",
     "reduce.max": "tl.max({0}, axis={axis})",
     "reduce.min": "tl.min({0}, axis={axis})",

@@ -97,45 +97,77 @@ __device__ __forceinline__ void ntc_reduce(const T* from, T* to, Combine combine
   __syncthreads();
 }
 
-// An array of the accumulator scope: the [M, N] f32 sum of block-wide dots, held in the warps'
-// tensor-core accumulator fragments (registers) for as long as it lives. Warp w holds the 16 x 16
-// tiles w, w + Warps, w + 2 Warps, ... of the row-major [M / 16, N / 16] tiles; every loop over a
-// warp's tiles has a constant trip count, so the fragments stay in registers.
-template <int M, int N, int Warps>
+// WMMA's form of a dot of Operand elements: the fragment element type and the k of one step.
+// f32 operands are a dot permitting TF32 products (the only f32 dots the capability takes):
+// rounded to TF32 as loaded, 16 x 16 x 8 steps.
+template <typename Operand>
+struct ntc_wmma {
+  using element = Operand;
+  static constexpr int k = 16;
+};
+template <>
+struct ntc_wmma<float> {
+  using element = nvcuda::wmma::precision::tf32;
+  static constexpr int k = 8;
+};
+
+// An array of the accumulator scope: the [M, N] f32 sum of block-wide dots of Operand elements,
+// held in the warps' tensor-core accumulator fragments (registers) for as long as it lives. Warp w
+// holds the 16 x 16 tiles w, w + Warps, w + 2 Warps, ... of the row-major [M / 16, N / 16] tiles;
+// every loop over a warp's tiles has a constant trip count, so the fragments stay in registers.
+template <int M, int N, int Warps, typename Operand>
 struct ntc_accumulator {
   static_assert(M % 16 == 0 && N % 16 == 0, "whole 16 x 16 tiles");
   static constexpr int tiles = (M / 16) * (N / 16);
   static constexpr int per_warp = (tiles + Warps - 1) / Warps;
-  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> part[per_warp];
+  static constexpr int k = ntc_wmma<Operand>::k;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, k, float> part[per_warp];
 };
 
 // The first row and column of warp tile `t` of this thread's warp, or -1 where it has none.
 template <int M, int N, int Warps>
 __device__ __forceinline__ int2 ntc_warp_tile(int t) {
+  constexpr int tiles = (M / 16) * (N / 16);
   const int tile = threadIdx.x / 32 + t * Warps;
-  if (tile >= ntc_accumulator<M, N, Warps>::tiles) return make_int2(-1, -1);
+  if (tile >= tiles) return make_int2(-1, -1);
   return make_int2(tile / (N / 16) * 16, tile % (N / 16) * 16);
+}
+
+// An operand fragment of TF32 elements, loaded as f32, rounded as WMMA requires; others as loaded.
+template <typename Operand, typename Fragment>
+__device__ __forceinline__ void ntc_round_operand(Fragment& fragment) {
+  if constexpr (std::is_same_v<Operand, float>) {
+#pragma unroll
+    for (int i = 0; i < fragment.num_elements; ++i) {
+      fragment.x[i] = nvcuda::wmma::__float_to_tf32(fragment.x[i]);
+    }
+  }
 }
 
 // mem.dot: c = a @ b (c += a @ b where Accumulate) for row-major [M, K] and [K, N] arrays in
 // shared memory, by every thread of the block together: each warp runs the k-loop of its tiles of
-// c on tensor cores (WMMA: f16 or bf16 in, f32 accumulated). The barriers: every thread's part of
-// a and b is written before any warp loads it, and read before any thread writes them again.
+// c on tensor cores (WMMA: f16, bf16 or TF32 in, f32 accumulated). The barriers: every thread's
+// part of a and b is written before any warp loads it, and read before any thread writes them
+// again.
 template <int M, int N, int K, bool Accumulate, typename T, int Warps>
-__device__ __forceinline__ void ntc_dot(const T* a, const T* b, ntc_accumulator<M, N, Warps>& c) {
+__device__ __forceinline__ void ntc_dot(const T* a, const T* b, ntc_accumulator<M, N, Warps, T>& c) {
   static_assert(K % 16 == 0, "whole 16 x 16 x 16 tiles");
   using namespace nvcuda;
+  using element = typename ntc_wmma<T>::element;
+  constexpr int step = ntc_wmma<T>::k;
   __syncthreads();
 #pragma unroll
   for (int t = 0; t < c.per_warp; ++t) {
     const int2 at = ntc_warp_tile<M, N, Warps>(t);
     if (at.x < 0) continue;
     if (!Accumulate) wmma::fill_fragment(c.part[t], 0.0f);
-    for (int k = 0; k < K; k += 16) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> left;
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> right;
+    for (int k = 0; k < K; k += step) {
+      wmma::fragment<wmma::matrix_a, 16, 16, step, element, wmma::row_major> left;
+      wmma::fragment<wmma::matrix_b, 16, 16, step, element, wmma::row_major> right;
       wmma::load_matrix_sync(left, a + at.x * K + k, K);
       wmma::load_matrix_sync(right, b + k * N + at.y, N);
+      ntc_round_operand<T>(left);
+      ntc_round_operand<T>(right);
       wmma::mma_sync(c.part[t], left, right, c.part[t]);
     }
   }
@@ -144,8 +176,8 @@ __device__ __forceinline__ void ntc_dot(const T* a, const T* b, ntc_accumulator<
 
 // mem.copy into an accumulator from a row-major [M, N] shared array, and out of one into it; the
 // barriers order the copy after the array's writes, and the array's readers after the copy.
-template <int M, int N, int Warps>
-__device__ __forceinline__ void ntc_copy(const float* from, ntc_accumulator<M, N, Warps>& to) {
+template <int M, int N, int Warps, typename Operand>
+__device__ __forceinline__ void ntc_copy(const float* from, ntc_accumulator<M, N, Warps, Operand>& to) {
   __syncthreads();
 #pragma unroll
   for (int t = 0; t < to.per_warp; ++t) {
@@ -156,8 +188,8 @@ __device__ __forceinline__ void ntc_copy(const float* from, ntc_accumulator<M, N
     }
   }
 }
-template <int M, int N, int Warps>
-__device__ __forceinline__ void ntc_copy(const ntc_accumulator<M, N, Warps>& from, float* to) {
+template <int M, int N, int Warps, typename Operand>
+__device__ __forceinline__ void ntc_copy(const ntc_accumulator<M, N, Warps, Operand>& from, float* to) {
 #pragma unroll
   for (int t = 0; t < from.per_warp; ++t) {
     const int2 at = ntc_warp_tile<M, N, Warps>(t);

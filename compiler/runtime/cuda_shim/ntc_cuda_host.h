@@ -123,7 +123,7 @@ static inline void ntc_reduce(const T* from, T* to, Combine combine) {
 
 // An array of the accumulator scope: the GPU form keeps it in the warps' tensor-core registers;
 // here the block's one thread holds the whole row-major [M, N] sum.
-template <int M, int N, int Warps>
+template <int M, int N, int Warps, typename Operand>
 struct ntc_accumulator {
   float part[M * N];
 };
@@ -131,7 +131,7 @@ struct ntc_accumulator {
 // mem.dot: the block's one thread computes all of c, each element's f32 sum in k order as the
 // loop form's, from c's own value where Accumulate.
 template <int M, int N, int K, bool Accumulate, typename T, int Warps>
-static inline void ntc_dot(const T* a, const T* b, ntc_accumulator<M, N, Warps>& c) {
+static inline void ntc_dot(const T* a, const T* b, ntc_accumulator<M, N, Warps, T>& c) {
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
       float sum = Accumulate ? c.part[i * N + j] : 0.0f;
@@ -142,11 +142,11 @@ static inline void ntc_dot(const T* a, const T* b, ntc_accumulator<M, N, Warps>&
 }
 
 // mem.copy into and out of an accumulator.
-template <int M, int N, int Warps>
-static inline void ntc_copy(const float* from, ntc_accumulator<M, N, Warps>& to) {
+template <int M, int N, int Warps, typename Operand>
+static inline void ntc_copy(const float* from, ntc_accumulator<M, N, Warps, Operand>& to) {
   memcpy(to.part, from, sizeof to.part);
 }
-template <int M, int N, int Warps>
-static inline void ntc_copy(const ntc_accumulator<M, N, Warps>& from, float* to) {
+template <int M, int N, int Warps, typename Operand>
+static inline void ntc_copy(const ntc_accumulator<M, N, Warps, Operand>& from, float* to) {
   memcpy(to, from.part, sizeof from.part);
 }
