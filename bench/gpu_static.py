@@ -39,6 +39,11 @@ TF32_DOTS = ("matmul", "bmm", "addmm", "conv2d")  # f32 dots permitting TF32 (Tr
 ELEMENTWISE = ("vector_add", "fused_elementwise")  # every tile touched by its own thread only
 REDUCTIONS = ("softmax", "rms_norm", "sum_1d")
 SHUFFLE = re.compile(r"^\s*shfl\.sync\.", re.MULTILINE)
+ASYNC_COPY = re.compile(r"^\s*cp\.async\.c[ag]\.", re.MULTILINE)
+PIPELINED = ("matmul", "matmul_fp16", "bmm", "bmm_fp16")  # loops of box copies and a dot
+# A T.copy of a box into an array, and the stages of a pipelined loop (each a buffer of it).
+BOX_COPY_INTO = re.compile(r"T\.copy\(T\.StridedTensor\(.*?\], ntc_view\((\w+),")
+STAGES = re.compile(r"T\.Pipelined\(.*num_stages=(\d+)\)")
 
 
 @dataclass
@@ -50,6 +55,7 @@ class Form:
     stack_bytes: int
     spilled_bytes: int
     shuffles: int  # warp shuffles in the PTX
+    async_copies: int  # cp.async instructions in the PTX
     tensor_core: dict[str, int]  # PTX instruction -> count
     tile_ops: tuple[str, ...]  # TileLang operations in the program
 
@@ -85,11 +91,18 @@ def ptxas_usage(log: str, kernel: str) -> tuple[int, int, int, int]:
 
 def dynamic_shared_bytes(program: str) -> int:
     """TileLang places `T.alloc_shared` buffers in dynamic shared memory, which ptxas does not
-    count: their sizes, from the program."""
+    count: their sizes, from the program, the ones a pipelined loop copies into once per stage."""
+    stages = STAGES.search(program)
+    staged = set(BOX_COPY_INTO.findall(program)) if stages else set()
     total = 0
-    for shape, dtype in ALLOC_SHARED.findall(program):
+    for line in program.splitlines():
+        found = ALLOC_SHARED.search(line)
+        if found is None:
+            continue
+        shape, dtype = found.groups()
         elements = math.prod(int(n) for n in shape.replace(" ", "").split(",") if n)
-        total += elements * getattr(torch, dtype).itemsize
+        copies = int(stages.group(1)) if line.split("=")[0].strip() in staged else 1
+        total += elements * getattr(torch, dtype).itemsize * copies
     return total
 
 
@@ -140,15 +153,15 @@ def gpu_form(name: str, backend: str) -> Form:
     found: dict[str, int] = {}
     for instruction in TENSOR_CORE.findall(ptx):
         found[instruction] = found.get(instruction, 0) + 1
-    shuffles = len(SHUFFLE.findall(ptx))
-    return Form(name, backend, registers, shared, stack, spilled, shuffles, found, tile_ops)
+    shuffles, copies = len(SHUFFLE.findall(ptx)), len(ASYNC_COPY.findall(ptx))
+    return Form(name, backend, registers, shared, stack, spilled, shuffles, copies, found, tile_ops)
 
 
 def table(forms: list[Form]) -> list[str]:
     rows = [
         "| kernel | backend | registers | shared memory | stack frame | spilled | shuffles "
-        "| tensor-core instructions | TileLang tile operations |",
-        "|---|---|---:|---:|---:|---:|---:|---|---|",
+        "| async copies | tensor-core instructions | TileLang tile operations |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for form in forms:
         cores = ", ".join(f"{n} x `{i}`" for i, n in sorted(form.tensor_core.items())) or "none"
@@ -157,7 +170,8 @@ def table(forms: list[Form]) -> list[str]:
         )
         rows.append(
             f"| {form.kernel} | {form.backend} | {form.registers} | {form.shared_bytes} B | "
-            f"{form.stack_bytes} B | {form.spilled_bytes} B | {form.shuffles} | {cores} | {tiles} |"
+            f"{form.stack_bytes} B | {form.spilled_bytes} B | {form.shuffles} | "
+            f"{form.async_copies} | {cores} | {tiles} |"
         )
     return rows
 
@@ -175,6 +189,7 @@ def targets(forms: list[Form]) -> list[str]:
     cores = [by_key[k, "cuda"] for k in TENSOR_CORES if (k, "cuda") in by_key]
     gemm = [by_key[k, "tilelang"] for k in TENSOR_CORES if (k, "tilelang") in by_key]
     tf32 = [by_key[k, b] for k in TF32_DOTS for b in BACKENDS if (k, b) in by_key]
+    staged = [by_key[k, "tilelang"] for k in PIPELINED if (k, "tilelang") in by_key]
     own = [by_key[k, b] for k in ELEMENTWISE for b in BACKENDS if (k, b) in by_key]
     reduced = [by_key[k, b] for k in REDUCTIONS for b in BACKENDS if (k, b) in by_key]
     return [
@@ -221,6 +236,21 @@ def targets(forms: list[Form]) -> list[str]:
             len(tf32),
         )
         + " |",
+        "| TileLang: the dot loops of matmul and bmm (f32, fp16) copy their tiles with `T.copy` "
+        "and are `T.Pipelined` | "
+        + verdict(
+            [f.kernel for f in staged if not {"T.copy", "T.Pipelined"} <= set(f.tile_ops)],
+            len(staged),
+        )
+        + " |",
+        "| TileLang: those copies are asynchronous (`cp.async` in the PTX) in the f32 matmul and "
+        "bmm (fp16 elements are 2 bytes, and `cp.async` moves 4 to 16: with strides known only "
+        "at launch, TileLang copies them synchronously) | "
+        + verdict(
+            [f.kernel for f in staged if f.kernel in TF32_DOTS and not f.async_copies],
+            len([f for f in staged if f.kernel in TF32_DOTS]),
+        )
+        + " |",
     ]
 
 
@@ -237,8 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"{datetime.date.today()} · `python bench/gpu_static.py` · nvcc for {ARCH}, `ptxas -v` "
         "per kernel; registers are per thread; shared memory is per block, static (ptxas) plus "
-        "TileLang's dynamic buffers; the stack frame is local memory (arrays registers did not "
-        "hold); spilled is spill stores plus spill loads; shuffles are the PTX's `shfl.sync`.",
+        "TileLang's dynamic buffers (one per stage for those a pipelined loop copies into); the "
+        "stack frame is local memory (arrays registers did not hold); spilled is spill stores plus "
+        "spill loads; shuffles are the PTX's `shfl.sync`, async copies its `cp.async`.",
         "",
         *table(forms),
         "",

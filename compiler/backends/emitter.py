@@ -189,14 +189,18 @@ class _Emitter:
             self.define(depth, name, init, arg.type.dtype)
         index = self.namer.fresh()
         type_ = self.target.dtype("index")
-        opening = self.syntax.for_open.format(iv=index, lb=lb, ub=ub, step=step, type=type_)
-        self.write(depth, opening)
+        pipelined = "stages" in op.attrs and self.syntax.pipelined_for_open
+        form = self.syntax.pipelined_for_open if pipelined else self.syntax.for_open
+        stages = op.attrs.get("stages")
+        self.write(depth, form.format(iv=index, lb=lb, ub=ub, step=step, type=type_, stages=stages))
         if self.syntax.to_value:
             to_value = self.syntax.to_value.format(name=index)
             self.define(depth + 1, self.define_name(iv), to_value, "index")
         else:
             self.names[iv] = index
+        outside, self.in_grid = self.in_grid, self.in_grid and not pipelined
         self.block(op.regions[0].block, depth + 1, targets=variables)
+        self.in_grid = outside
         self.close(depth)
 
     def region(self, op: Operation, depth: int) -> None:

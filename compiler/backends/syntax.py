@@ -36,6 +36,10 @@ class Syntax:
     grid_define: str = ""  # a definition inside scf.grid, where it differs from `define`
     grid_reference: str = ""  # how a value `grid_define` defined is read, where not by its name
     parallel_open: str = ""  # scf.parallel; fields: iv, extent
+    # An scf.for with `stages` (ssa.pipeline_loops); fields: iv, lb, ub, stages. Inside, values
+    # are plain definitions (`define`): a pipeliner assigns statements to stages, and a definition
+    # stored in a variable would tie them together. Empty: such loops stay plain loops.
+    pipelined_for_open: str = ""
     # A compile-time parameter (a size the kernel is specialised on at launch, kept symbolic in
     # its tile shapes); field: name. Empty: the language has none.
     constexpr_param: str = ""

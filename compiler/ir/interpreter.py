@@ -142,6 +142,21 @@ def _running_sum(x: np.ndarray, axis: int, reverse: bool) -> np.ndarray:
     return np.cumsum(x, axis=axis, dtype=x.dtype)
 
 
+def _box(shape: list[int], scalars: list) -> tuple[np.ndarray, np.ndarray]:
+    """The flat offsets of a box's elements (row-major) and where every dim is in bounds."""
+    rank = len(scalars) // 3
+    bases, sizes, strides = (scalars[i * rank : (i + 1) * rank] for i in range(3))
+    shape = [1] * (rank - len(shape)) + list(shape)
+    grids = np.meshgrid(*(np.arange(d, dtype=np.int64) for d in shape), indexing="ij")
+    offsets = np.zeros(shape, np.int64)
+    mask = np.ones(shape, bool)
+    for grid, base, size, stride in zip(grids, bases, sizes, strides, strict=True):
+        index = grid + int(base)
+        offsets += index * int(stride)
+        mask &= (index >= 0) & (index < int(size))
+    return offsets.ravel(), mask.ravel()
+
+
 def _masked(offsets: object, mask: object) -> np.ndarray:
     offsets, mask = np.broadcast_arrays(np.asarray(offsets), np.asarray(mask, bool))
     return offsets[mask].astype(np.int64).reshape(-1)
@@ -167,9 +182,10 @@ class _Interpreter:
                 self.env[value] = result
         return []
 
-    def observe(self, op: Operation, kind: str, offsets: object, mask: object) -> None:
+    def observe(self, op: Operation, kind: str, offsets: object, mask: object, buffer=None) -> None:
         if self.observer is not None:
-            access = Access(op.operands[0].name, kind, _masked(offsets, mask), tuple(self.loops))
+            name = (buffer or op.operands[0]).name
+            access = Access(name, kind, _masked(offsets, mask), tuple(self.loops))
             self.observer(access)
 
     def op(self, op: Operation, x: list) -> list:
@@ -204,6 +220,16 @@ class _Interpreter:
             return []
         if name == "mem.copy":
             x[1][:] = x[0]
+            return []
+        if name == "mem.copy_box_in":
+            offsets, mask = _box(attrs["shape"], x[1:-1])
+            self.observe(op, "load", offsets, mask)
+            x[-1][:] = np.where(mask, x[0][np.where(mask, offsets, 0)], 0)
+            return []
+        if name == "mem.copy_box_out":
+            offsets, mask = _box(attrs["shape"], x[2:])
+            self.observe(op, "store", offsets, mask, buffer=op.operands[1])
+            x[1][offsets[mask]] = x[0][mask]
             return []
         if name == "mem.store":
             mask = x[3] if len(x) > 3 else np.ones(np.shape(x[1]), bool)

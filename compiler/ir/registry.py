@@ -266,6 +266,9 @@ def _atomic(types: list[Type], attrs: dict) -> list[Type]:
 def _for(types: list[Type], attrs: dict) -> list[Type]:
     if any(t != ScalarType("index") for t in types[:3]):
         raise TypeRuleError("lower bound, upper bound and step must be index scalars")
+    stages = attrs.get("stages", 1)
+    if not (isinstance(stages, int) and not isinstance(stages, bool) and stages > 0):
+        raise TypeRuleError(f"stages must be a positive int, got {stages!r}")
     return list(types[3:])
 
 
@@ -350,6 +353,36 @@ def _copy(types: list[Type], attrs: dict) -> list[Type]:
     if math.prod(attrs["shape"]) != source.size:
         raise TypeRuleError(f"shape {attrs['shape']} does not hold the {source.size} elements")
     return []
+
+
+def _box(array: Type, buffer: Type, scalars: list[Type], attrs: dict) -> list[Type]:
+    """A box copy between an array holding a tile of `shape` row-major and a buffer: one base,
+    one size and one stride (index scalars) per dim of the box, which is the tile's dims after
+    any number of leading dims of extent 1."""
+    shape = attrs["shape"]
+    if not (isinstance(shape, list) and shape and all(isinstance(d, int) and d > 0 for d in shape)):
+        raise TypeRuleError(f"shape must be a list of positive ints, got {shape!r}")
+    if not (isinstance(array, ArrayType) and isinstance(buffer, BufferType)):
+        raise TypeRuleError(f"expects an array and a buffer, got {array} and {buffer}")
+    if array.dtype != buffer.dtype or array.size != math.prod(shape):
+        raise TypeRuleError(f"{array} does not hold a {shape} box of {buffer}")
+    rank, left = divmod(len(scalars), 3)
+    if left or rank < len(shape) or any(t != ScalarType("index") for t in scalars):
+        raise TypeRuleError(
+            f"a box of a {shape} tile takes 3 index scalars (base, size, stride) per dim, at "
+            f"least {3 * len(shape)}, got {', '.join(map(str, scalars)) or 'none'}"
+        )
+    return []
+
+
+def _box_in(types: list[Type], attrs: dict) -> list[Type]:
+    buffer, *scalars, array = types
+    return _box(array, buffer, scalars, attrs)
+
+
+def _box_out(types: list[Type], attrs: dict) -> list[Type]:
+    array, buffer, *scalars = types
+    return _box(array, buffer, scalars, attrs)
 
 
 def _defs() -> list[OpDef]:
@@ -451,7 +484,15 @@ def _defs() -> list[OpDef]:
             effect="write",
             description="atomic read-modify-write (add, max, min) per element; old values",
         ),
-        OpDef("scf.for", (3, None), _for, regions=1, effect="control", description="counted loop"),
+        OpDef(
+            "scf.for",
+            (3, None),
+            _for,
+            regions=1,
+            optional_attrs=("stages",),  # software pipelining: ssa.pipeline_loops
+            effect="control",
+            description="counted loop",
+        ),
         OpDef("scf.if", (1, 1), None, regions=2, effect="control", description="two-way branch"),
         OpDef("scf.yield", (0, None), _none, effect="control", description="region results"),
         # Loop-level forms for targets without tile values (see ssa.lower_tiles_to_loops).
@@ -509,6 +550,26 @@ def _defs() -> list[OpDef]:
             attrs=("shape",),
             effect="write",
             description="a whole array into another (the tile of `shape` it holds), by all threads",
+        ),
+        OpDef(
+            "mem.copy_box_in",
+            (5, None),
+            _box_in,
+            attrs=("shape",),
+            effect="write",
+            description="(buffer, bases.., sizes.., strides.., array): the buffer's box of "
+            "`shape` at the bases into the array, zero where a dim is out of 0 .. size-1, by "
+            "all threads",
+        ),
+        OpDef(
+            "mem.copy_box_out",
+            (5, None),
+            _box_out,
+            attrs=("shape",),
+            effect="write",
+            description="(array, buffer, bases.., sizes.., strides..): the array into the "
+            "buffer's box of `shape` at the bases, where every dim is in 0 .. size-1, by all "
+            "threads",
         ),
         OpDef("index.thread_id", (0, 0), _index, description="this thread in its program"),
         OpDef("index.num_threads", (0, 0), _index, description="threads per program"),

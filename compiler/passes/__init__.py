@@ -15,6 +15,7 @@ from compiler.passes import (
     lower_parallel,
     lower_tiles_to_loops,
     normalize_loops,
+    pipeline_loops,
     select_schedule,
     wrap_grid,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "lower_parallel",
     "lower_tiles_to_loops",
     "normalize_loops",
+    "pipeline_loops",
     "select_schedule",
     "wrap_grid",
     "default_pipeline",

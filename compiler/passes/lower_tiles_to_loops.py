@@ -18,7 +18,14 @@ Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`)
 sums into the carried array in place (`accumulate`), kept in the target's `accumulator` scope for
 the whole loop when it has one: no sum array per iteration, no elementwise add.
 
-Each array fill and each store is an `scf.parallel` over the tile's elements; whether a target
+Where the target copies boxes block-wide (capability `box_copy`: `mem.copy_box_in` and
+`mem.copy_box_out`), tiles that block-wide ops take or make move so: a load only dots read whose
+access is a box (`boxes.py`) fills its array (kept [rows, columns] for the target: `shape`) with
+one `mem.copy_box_in`, and a store of a tile held in an array a block-wide op wrote is one
+`mem.copy_box_out`. An access's guards fold into its first dim (its base moved to its size: every
+element out of bounds).
+
+Each other array fill and store is an `scf.parallel` over the tile's elements; whether a target
 runs those serially or across threads is `ssa.lower_parallel`'s business. Arrays are declared at
 the top of the kernel with the target's `memory_scopes["tile"]` scope.
 """
@@ -41,6 +48,8 @@ from compiler.ir import (
 )
 from compiler.passes.array_dot import takes, warps_split
 from compiler.passes.base import Pass, PassContext, PassError
+from compiler.passes.boxes import Box, find_box
+from compiler.passes.ranges import ValueRanges
 from compiler.passes.registry import register
 from compiler.passes.tile_elements import Elements
 
@@ -77,8 +86,11 @@ class LowerTilesToLoops(Pass):
         changed = _has_tiles_or_cells(kernel)
         array_dot = target.capability("array_dot") or {}
         array_reduce = target.capability("array_reduce") or {}
-        warps = kernel.attrs.get("num_warps") or 1
-        _Lowering(self.name, kernel, scope, cell_scope, array_dot, array_reduce, warps).run()
+        lowering = _Lowering(self.name, kernel, scope, cell_scope, array_dot, array_reduce)
+        lowering.warps = kernel.attrs.get("num_warps") or 1
+        lowering.box_copy = bool(target.capability("box_copy"))
+        lowering.index_bits = target.capability("index_bits", 64)
+        lowering.run()
         return changed
 
 
@@ -104,12 +116,20 @@ class _Lowering:
         cell_scope: str,
         array_dot: dict,
         array_reduce: dict,
-        warps: int,
     ):
         self.pass_name = pass_name
         self.array_dot = array_dot
         self.array_reduce = array_reduce
-        self.warps = warps
+        self.warps = 1
+        self.box_copy = False
+        self.index_bits = 64
+        self.ranges = ValueRanges(kernel)
+        self.readers: dict[Value, list[Operation]] = {}
+        for op in kernel.walk():
+            for value in op.operands:
+                self.readers.setdefault(value, []).append(op)
+        # Arrays a block-wide op (mem.dot, mem.copy, mem.reduce) writes.
+        self.block_written: set[Value] = set()
         self.kernel = kernel
         self.scope = scope
         self.cell_scope = cell_scope
@@ -161,7 +181,7 @@ class _Lowering:
             self.dot(b, op)
         elif op.name == "mem.atomic" and tiles_in:
             self.atomic(b, op)
-        elif op.name == "mem.load" and tiles_out:
+        elif op.name == "mem.load" and tiles_out and not self.load_box(b, op):
             self.fill(b, op.result, lambda inner, index: self.elements.compute(inner, op, index))
         elif tiles_out:
             pass  # computed per element where it is used
@@ -213,12 +233,69 @@ class _Lowering:
 
     def store(self, b: Builder, op: Operation) -> None:
         buffer, offsets, value, *mask = op.operands
+        if self.store_box(b, op):
+            return
 
         def body(inner: Builder, index: tuple, position: Value) -> None:
             parts = [self.elements.at(inner, v, index) for v in (offsets, value, *mask)]
             inner.create("mem.store", [self.scalars[buffer], *parts], dict(op.attrs))
 
         self.parallel(b, offsets.type.shape, body)
+
+    # -- box copies -------------------------------------------------------------------------------
+
+    def load_box(self, b: Builder, op: Operation) -> bool:
+        """A load only taken dots read, of a box and zero where masked off: one block copy."""
+        buffer, offsets, *mask = op.operands
+        readers = self.readers.get(op.result, [])
+        if not (self.box_copy and readers and op.attrs.get("other", 0) == 0):
+            return False
+        if not all(reader.name == "linalg.dot" and self.taken(reader) for reader in readers):
+            return False
+        box = find_box(offsets, mask[0] if mask else None, self.ranges)
+        if box is None:
+            return False
+        shape = list(op.result.type.shape)
+        array = self.alloc(op.result.type.dtype, math.prod(shape), shape=shape)
+        scalars = self.box_scalars(b, box)
+        b.create("mem.copy_box_in", [self.scalars[buffer], *scalars, array], {"shape": shape})
+        self.arrays[op.result] = array
+        return True
+
+    def store_box(self, b: Builder, op: Operation) -> bool:
+        """A store of a box from an array a block-wide op wrote: one block copy."""
+        buffer, offsets, value, *mask = op.operands
+        array = self.arrays.get(value)
+        if not (self.box_copy and array in self.block_written):
+            return False
+        box = find_box(offsets, mask[0] if mask else None, self.ranges)
+        if box is None:
+            return False
+        shape = list(value.type.shape)
+        scalars = self.box_scalars(b, box)
+        b.create("mem.copy_box_out", [array, self.scalars[buffer], *scalars], {"shape": shape})
+        return True
+
+    def box_scalars(self, b: Builder, box: Box) -> list[Value]:
+        """The copy's bases, sizes and strides; a dim without a bound has the largest index as
+        its size (no index reaches it), and the guards move the first base to its size where
+        they fail."""
+        bases = []
+        for terms in box.bases:
+            total = self.elements.constant(b, 0)
+            for term in terms:
+                total = b.value("arith.add", total, self.scalars[term])
+            bases.append(total)
+        unbounded = self.elements.constant(b, 2 ** (self.index_bits - 1) - 1)
+        sizes = [unbounded if size is None else self.scalars[size] for size in box.sizes]
+        one = self.elements.constant(b, 1)
+        strides = [one if stride is None else self.scalars[stride] for stride in box.strides]
+        if box.guards:
+            guard = self.scalars[box.guards[0]]
+            for other in box.guards[1:]:
+                guard = b.value("arith.and", guard, self.scalars[other])
+            bases[0] = b.value("select.where", guard, bases[0], sizes[0])
+        return [*bases, *sizes, *strides]
 
     def atomic(self, b: Builder, op: Operation) -> None:
         """Element by element, like a store; the old values are held like a load's."""
@@ -245,6 +322,7 @@ class _Lowering:
             view = [math.prod(dims[:axis]), length, math.prod(dims[axis + 1 :])]
             kind = op.name.split(".")[1]
             b.create("mem.reduce", [self.array_of(b, source), array], {"kind": kind, "shape": view})
+            self.block_written.add(array)
             self.held(b, result, array)
             return
 
@@ -324,9 +402,11 @@ class _Lowering:
         (m, k), n = left.type.shape, right.type.shape[1]
         operands = [self.array_of(b, left), self.array_of(b, right), total]
         b.create("mem.dot", operands, {"m": m, "n": n, "k": k, "accumulate": accumulate})
+        self.block_written.add(total)
 
     def copy_whole(self, b: Builder, dot: Operation, source: Value, destination: Value) -> None:
         b.create("mem.copy", [source, destination], {"shape": list(dot.result.type.shape)})
+        self.block_written.add(destination)
 
     def accumulated_dots(self, loop: Operation) -> Mapping[Value, Operation]:
         """Carried tiles the loop only adds a taken dot to (`acc = acc + dot(a, b)` in its body,

@@ -34,6 +34,7 @@ DEFAULT_PIPELINE = (
     "ssa.wrap_grid",
     "ssa.normalize_loops",
     "ssa.canonicalize",  # again: bound block sizes and lowered intrinsics fold, dedupe and hoist
+    "ssa.pipeline_loops",  # on the final loop bodies
 )
 
 _ITEM = re.compile(r"\s*([A-Za-z_][\w.]*)\s*(?:\{(.*)\})?\s*", re.S)

@@ -123,3 +123,51 @@ def test_spelling_comes_only_from_the_target():
     spelling = dict(TRITON.spelling, **{"arith.add": "tl.fma({0}, 1.0, {1})"})
     source = emit(load_ir("masked_add"), dataclasses.replace(TRITON, spelling=spelling))
     assert "v10 = tl.fma(v8, 1.0, v9)" in source
+
+
+PIPELINED_LOOP = """\
+kernel @k(%a: buffer<f16>, %n: index, %s: index) attributes {grid = "1", num_warps = 2} {
+  %0 = arith.constant() {value = 1} : index
+  scf.grid(%0) {
+  ^(%1: index):
+    %2 = mem.alloc() {dtype = "f16", scope = "shared", shape = [16, 16], size = 256} : \
+array<f16[256]>
+    %3 = mem.alloc() {dtype = "f32", operand_dtype = "f16", scope = "fragment", shape = [16, 16], \
+size = 256} : array<f32[256]>
+    %4 = arith.constant() {value = 0} : index
+    %5 = arith.constant() {value = 16} : index
+    %6 = arith.mul(%1, %5) : index
+    scf.for(%4, %n, %0) {stages = 3} {
+    ^(%7: index):
+      %8 = arith.mul(%7, %5) : index
+      mem.copy_box_in(%a, %6, %8, %n, %n, %s, %0, %2) {shape = [16, 16]}
+      mem.dot(%2, %2, %3) {accumulate = true, k = 16, m = 16, n = 16}
+      scf.yield()
+    }
+    scf.yield()
+  }
+}
+"""
+
+
+def test_a_pipelined_loop_is_spelled_so_with_plain_definitions_inside():
+    """TileLang's CUDA form opens a loop with `stages` as `T.Pipelined`, and defines values in it
+    plainly (its pipeliner stages statements; a variable would tie them); outside, values in the
+    kernel are variables as everywhere. The box copy is a `T.copy` of a strided view, into the
+    array itself (no view, which the pipeliner would not see through)."""
+    from compiler.backends.tilelang import TARGETS
+
+    source = emit(parse_kernel(PIPELINED_LOOP), TARGETS["cuda"])
+    lines = [line.strip() for line in source.splitlines()]
+    opening = next(i for i, line in enumerate(lines) if "T.Pipelined(" in line)
+    assert lines[opening].endswith(", num_stages=3):")
+    assert "= T.alloc_var(T.int32, init=" in lines[opening - 1]  # %6, outside
+    assert "alloc_var" not in lines[opening + 1] and " * " in lines[opening + 1]  # %8, inside
+    assert lines[opening + 2].startswith("T.copy(T.StridedTensor((n, n,), (s, ")
+    assert lines[opening + 2].endswith('ntc_view(v2, [16, 16]), annotations={"disable_tma": True})')
+    target = TARGETS["cuda"]
+    unpipelined = dataclasses.replace(
+        target, syntax=dataclasses.replace(target.syntax, pipelined_for_open="")
+    )
+    plain = emit(parse_kernel(PIPELINED_LOOP), unpipelined)
+    assert "T.Pipelined(" not in plain and "in T.serial(" in plain

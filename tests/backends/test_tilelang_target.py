@@ -16,7 +16,9 @@ from conftest import load_ir, poisoned
 from compiler.backends import lower_unified_ssa_artifact
 from compiler.checking import build
 from compiler.ir import parse_kernel
+from compiler.ir.interpreter import run_kernel
 from compiler.runtime import launch
+from compiler.runtime.bindings import grid_size
 from compiler.runtime.tilelang_launcher import cuda_binary, cuda_source
 from compiler.suite import SUITE
 
@@ -214,26 +216,73 @@ def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
     into a cleared one per iteration."""
     artifact = cuda_form(name)
     gemm = name in F16_DOTS | F32_DOTS
-    assert ("T.gemm(T.reshape(" in artifact.source) == gemm
+    assert ("T.gemm(ntc_view(" in artifact.source) == gemm
     assert bool(re.search(r"T\.alloc_fragment\(\(\d+, \d+\)", artifact.source)) == gemm
     kinds = set(re.findall(r"tl::mma_sync<tl::DataType::(\w+)", cuda_source(artifact)))
     assert kinds == ({"kFloat16"} if name in F16_DOTS else {"kTensorFloat32"} if gemm else set())
     accumulated = gemm and name not in LOOP_CARRIED
     assert ("clear_accum=False" in artifact.source) == accumulated
-    assert artifact.source.count("T.copy(") == 2 * accumulated + (
-        artifact.source.count("clear_accum=True")
-    )
+    fragment_copies = [
+        line for line in artifact.source.splitlines() if "T.copy(" in line and "Strided" not in line
+    ]
+    assert len(fragment_copies) == 2 * accumulated + artifact.source.count("clear_accum=True")
     if gemm:
         m, _, n = map(
             int,
             re.search(
-                r"\[(\d+), \d+\]\), T.reshape\(\w+, \[(\d+), (\d+)\]", artifact.source
+                r"\[(\d+), \d+\]\), ntc_view\(\w+, \[(\d+), (\d+)\]", artifact.source
             ).groups(),
         )
         assert artifact.num_warps == m // 16 * (n // 8)
         kernel = SUITE[name]
         cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
         assert "T.gemm" not in cpu.source
+
+
+PIPELINED = {"matmul", "matmul_fp16", "bmm", "bmm_fp16", "addmm"}
+
+
+@pytest.mark.parametrize("name", sorted(F16_DOTS | F32_DOTS))
+def test_cuda_form_copies_dot_operands_in_a_pipelined_loop(name):
+    """The tiles a matmul-like loop loads only for its dot are boxes of strided views: `T.copy`
+    each, into shared arrays of their 2-D shape, the loop `T.Pipelined`, which TileLang lowers to
+    asynchronous copies (`cp.async`) of the next iterations' tiles while this one's gemm runs.
+    Where the sum is stored from the array the accumulator fills (f32 results), that store is a
+    `T.copy` too. Convolution's im2col loads are no boxes; attention's loop does more than copy
+    and multiply, so it is not pipelined."""
+    artifact = cuda_form(name)
+    pipelined = name in PIPELINED
+    copies_in = artifact.source.count("T.copy(T.StridedTensor(")
+    assert copies_in == (2 if pipelined else int(name in LOOP_CARRIED))
+    assert ("T.Pipelined(" in artifact.source) == pipelined
+    assert ("tl::cp_async_commit" in cuda_source(artifact)) == pipelined
+    stored = [line for line in artifact.source.splitlines() if "T.copy(ntc_view" in line]
+    stored = [line for line in stored if "T.StridedTensor(" in line]
+    assert len(stored) == int(name in {"matmul", "bmm"})
+
+
+@pytest.mark.parametrize("name", ["matmul", "matmul_fp16", "bmm", "addmm"])
+def test_cuda_form_ir_matches_torch_in_the_interpreter(name):
+    """No GPU here: the CUDA form's final IR (box copies, pipelined loop, block dot) runs in
+    the reference interpreter on fresh inputs, outputs poisoned first, against torch."""
+    kernel = SUITE[name]
+    handle = build(kernel, "tilelang", "cuda")
+    args = kernel.make_args(3)
+    expected = kernel.reference(args)
+    for index in kernel.outputs:
+        args[index].fill_(float("nan"))
+    artifact = handle.compile(*args, **kernel.call_kwargs)
+    bindings = handle.bindings(*args, **kernel.call_kwargs)
+    ir = parse_kernel(artifact.ssa)
+    assert "mem.copy_box_in" in artifact.ssa and "stages = 2" in artifact.ssa
+    values = {}
+    for arg in ir.args:
+        bound = bindings[arg.name]
+        assert not isinstance(bound, torch.Tensor) or bound.is_contiguous()
+        values[arg.name] = bound.view(-1).numpy() if isinstance(bound, torch.Tensor) else bound
+    run_kernel(ir, values, dict(artifact.schedule), grid_size(artifact, bindings))
+    for index, want in zip(kernel.outputs, expected, strict=True):
+        torch.testing.assert_close(args[index], want, rtol=kernel.rtol, atol=kernel.atol)
 
 
 @pytest.mark.parametrize("name", ["softmax", "rms_norm", "sum_1d", "flash_attention"])

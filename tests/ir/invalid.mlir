@@ -295,3 +295,23 @@ kernel @k() {
 kernel @k() {
   %0 = mem.alloc() {dtype = "f32", operand_dtype = "half", scope = "fragment", size = 16} : array<f32[16]>
 }
+// -----
+// expected-error: takes 3 index scalars (base, size, stride) per dim, at least 6, got index, index, index
+kernel @k(%a: buffer<f16>, %n: index) {
+  %0 = mem.alloc() {dtype = "f16", scope = "shared", size = 256} : array<f16[256]>
+  mem.copy_box_in(%a, %n, %n, %n, %0) {shape = [16, 16]}
+}
+// -----
+// expected-error: does not hold a [16, 16] box of buffer<f32>
+kernel @k(%a: buffer<f32>, %n: index) {
+  %0 = mem.alloc() {dtype = "f16", scope = "shared", size = 256} : array<f16[256]>
+  mem.copy_box_out(%0, %a, %n, %n, %n, %n, %n, %n) {shape = [16, 16]}
+}
+// -----
+// expected-error: stages must be a positive int, got 0
+kernel @k(%n: index) {
+  scf.for(%n, %n, %n) {stages = 0} {
+  ^(%i: index):
+    scf.yield()
+  }
+}

@@ -96,3 +96,21 @@ kernel @block_dot(%x: buffer<f32>) {
   %4 = mem.alloc() {dtype = "f32", scope = "shared", size = 16} : array<f32[16]>
   mem.reduce(%2, %4) {kind = "max", shape = [1, 32, 16]}
 }
+// -----
+kernel @box_copies(%a: buffer<f16>, %n: index, %s: index, %c: buffer<f32>) {
+  %0 = mem.alloc() {dtype = "f16", scope = "shared", shape = [16, 16], size = 256} : array<f16[256]>
+  %1 = mem.alloc() {dtype = "f32", operand_dtype = "f16", scope = "fragment", shape = [16, 16], size = 256} : array<f32[256]>
+  %2 = mem.alloc() {dtype = "f32", scope = "shared", size = 256} : array<f32[256]>
+  %3 = arith.constant() {value = 0} : index
+  %4 = arith.constant() {value = 1} : index
+  %5 = arith.constant() {value = 16} : index
+  scf.for(%3, %n, %4) {stages = 3} {
+  ^(%6: index):
+    %7 = arith.mul(%6, %5) : index
+    mem.copy_box_in(%a, %3, %7, %n, %n, %s, %4, %0) {shape = [16, 16]}
+    mem.dot(%0, %0, %1) {accumulate = true, k = 16, m = 16, n = 16}
+    scf.yield()
+  }
+  mem.copy(%1, %2) {shape = [16, 16]}
+  mem.copy_box_out(%2, %c, %3, %3, %3, %n, %n, %5, %s, %4, %n) {shape = [16, 16]}
+}

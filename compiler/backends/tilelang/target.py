@@ -32,9 +32,10 @@ from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, s
 
 def _alloc(op: OpText) -> str:
     """`T.alloc_local` / `T.alloc_shared` / `T.alloc_fragment`: the scope the tile lowering
-    recorded; a fragment has the 2-D shape of its tile."""
+    recorded; an array with the shape of its tile has it (fragments, block copies' arrays:
+    `ntc_index` reads it flat)."""
     scope = op.attrs.get("scope", "local")
-    dims = op.attrs.get("shape", [op.attrs["size"]]) if scope == "fragment" else [op.attrs["size"]]
+    dims = op.attrs.get("shape", [op.attrs["size"]]) if scope != "local" else [op.attrs["size"]]
     shape = ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "")
     return f"{op.fields['name']} = T.alloc_{scope}(({shape}), {op.fields['dtype']})"
 
@@ -149,7 +150,9 @@ TARGET = Target(
 # On CUDA: TileLang's CUDA dialect, one block per program (its warps chosen by
 # ssa.tilelang.optimize_schedule), element loops kept parallel. Tiles live in shared memory, where
 # every thread sees them; a scalar that changes is computed alike by every thread, so each keeps
-# its own (local) copy. Atomics are TileLang's own, giving the old value.
+# its own (local) copy. Atomics are TileLang's own, giving the old value. Tiles dots read move in
+# by T.copy of a strided view of the flat buffer (`box_copy`), and a loop of such copies and a
+# gemm is T.Pipelined (`pipeline_stages`): TileLang overlaps the next tiles' copies with the gemm.
 _CUDA_SPELLING = {
     **SPELLING,
     "mem.atomic": atomic(
@@ -159,30 +162,74 @@ _CUDA_SPELLING = {
 }
 
 
+# Helpers the CUDA form's arrays go through: an array is 1-D or has its tile's shape, and a
+# block-wide op takes it as it is where its shape is the one wanted (TileLang's software pipelining
+# sees through no `T.reshape` view).
+_CUDA_HELPERS = (
+    "",
+    "",
+    "def ntc_index(array, position):",
+    '    """A flat (row-major) position in `array` as its indices."""',
+    "    if len(array.shape) == 1:",
+    "        return (position,)",
+    "    return (position // array.shape[1], position % array.shape[1])",
+    "",
+    "",
+    "def ntc_view(array, shape):",
+    '    """`array` with `shape`: itself where it has it, else a view."""',
+    "    if [int(d) for d in array.shape] == list(shape):",
+    "        return array",
+    "    return T.reshape(array, shape)",
+)
+
+
 def _block_dot(op: OpText) -> str:
-    """mem.dot as TileLang's tensor-core T.gemm: the flat shared operand arrays viewed 2-D, summed
+    """mem.dot as TileLang's tensor-core T.gemm: the shared operand arrays viewed 2-D, summed
     into the fragment the tile lowering allocated (`array_dot["accumulator"]`), cleared first
     unless the dot accumulates. TileLang lays the operand arrays out for the gemm and rewrites
     every other access to them to match."""
     a, b, c = op.args
     m, n, k = (op.fields[d] for d in "mnk")
-    operands = f"T.reshape({a}, [{m}, {k}]), T.reshape({b}, [{k}, {n}]), {c}"
+    operands = f"ntc_view({a}, [{m}, {k}]), ntc_view({b}, [{k}, {n}]), {c}"
     return f"T.gemm({operands}, clear_accum={not op.attrs['accumulate']})"
 
 
 def _block_reduce(op: OpText) -> str:
-    """mem.reduce as TileLang's block-wide reduction, the flat arrays viewed [outer, length,
-    inner] and [outer, inner]."""
+    """mem.reduce as TileLang's block-wide reduction, the arrays viewed [outer, length, inner]
+    and [outer, inner]."""
     outer, length, inner = op.attrs["shape"]
-    views = f"T.reshape({op.args[0]}, [{outer}, {length}, {inner}]), T.reshape({op.args[1]}, "
+    views = f"ntc_view({op.args[0]}, [{outer}, {length}, {inner}]), ntc_view({op.args[1]}, "
     return f"T.reduce_{op.attrs['kind']}({views}[{outer}, {inner}]), dim=1)"
 
 
-# mem.copy between a fragment and a flat shared array, both viewed with the tile's shape.
+def _box_view(op: OpText, buffer: int, scalars: int) -> str:
+    """The box of a block copy: the buffer viewed with the copy's sizes and strides, at its
+    bases. TileLang bounds-checks each dim against the view's size (zero where a load is out of
+    bounds). No TMA: the strides are only known at launch."""
+    rank = (len(op.args) - 2) // 3
+    bases, sizes, strides = (
+        op.args[scalars + i * rank : scalars + (i + 1) * rank] for i in range(3)
+    )
+    dtype = _DTYPES[op.operand_dtypes[buffer]]
+    layout = f"({', '.join(sizes)},), ({', '.join(strides)},), {dtype}"
+    return f"T.StridedTensor({layout}, data={op.args[buffer]}.data)[{', '.join(bases)}]"
+
+
+_NO_TMA = 'annotations={"disable_tma": True}'
+
+# mem.copy between a fragment and a shared array, both viewed with the tile's shape.
 _ARRAY_OPS = {
     "mem.dot": _block_dot,
     "mem.reduce": _block_reduce,
-    "mem.copy": "T.copy(T.reshape({0}, {shape}), T.reshape({1}, {shape}))",
+    "mem.copy": "T.copy(ntc_view({0}, {shape}), ntc_view({1}, {shape}))",
+    "mem.copy_box_in": lambda op: (
+        f"T.copy({_box_view(op, 0, 1)}, ntc_view({op.args[-1]}, {op.fields['shape']}), {_NO_TMA})"
+    ),
+    "mem.copy_box_out": lambda op: (
+        f"T.copy(ntc_view({op.args[0]}, {op.fields['shape']}), {_box_view(op, 1, 2)}, {_NO_TMA})"
+    ),
+    "mem.read": "{0}[ntc_index({0}, {1})]",
+    "mem.write": "{0}[ntc_index({0}, {1})] = {2}",
 }
 
 
@@ -197,9 +244,11 @@ CUDA_TARGET = dataclasses.replace(
     memory_scopes={"global": "global", "tile": "shared", "scalar": "local", "private": "fragment"},
     syntax=dataclasses.replace(
         _SYNTAX,
-        prelude=("import tilelang.language as T", "", ""),
+        prelude=("import tilelang.language as T", *_CUDA_HELPERS, "", ""),
+        reserved=_SYNTAX.reserved | {"ntc_index", "ntc_view"},
         grid_open="with T.Kernel({count}, threads={num_warps} * 32) as {pid}:",
         parallel_open="for {iv} in T.Parallel({extent}):",
+        pipelined_for_open="for {iv} in T.Pipelined({lb}, {ub}, num_stages={stages}):",
     ),
     capabilities={
         **TIR_CAPABILITIES,
@@ -215,6 +264,12 @@ CUDA_TARGET = dataclasses.replace(
             "accumulator": "fragment",
         },
         "array_reduce": {"dtypes": ("f32",), "max_elements": 4096},
+        # Tiles dots read, and those block-wide ops wrote, move between global and shared
+        # memory by T.copy of a strided view (mem.copy_box_in / mem.copy_box_out).
+        "box_copy": True,
+        # Loops that copy boxes in for T.gemm: T.Pipelined, its copies asynchronous, double
+        # buffered unless the program gives num_stages.
+        "pipeline_stages": 2,
     },
     # TileLang 0.1.15 binds a `T.Parallel` loop to an int32 thread variable and rejects int64
     # indices derived from it, so on CUDA a launch past 2^31 elements is refused.
