@@ -20,6 +20,7 @@ import numpy as np
 
 from compiler.ir import fp8
 from compiler.ir.core import Block, Kernel, Operation
+from compiler.ir.registry import BOX_SCALARS, split_box
 from compiler.ir.types import FP8_DTYPES, ArrayType
 
 NUMPY_DTYPES = {
@@ -144,9 +145,8 @@ def _running_sum(x: np.ndarray, axis: int, reverse: bool) -> np.ndarray:
 
 def _box(shape: list[int], scalars: list) -> tuple[np.ndarray, np.ndarray]:
     """The flat offsets of a box's elements (row-major) and where every dim is in bounds."""
-    rank = len(scalars) // 3
-    bases, sizes, strides = (scalars[i * rank : (i + 1) * rank] for i in range(3))
-    shape = [1] * (rank - len(shape)) + list(shape)
+    bases, sizes, strides = split_box(scalars)
+    shape = [1] * (len(bases) - len(shape)) + list(shape)
     grids = np.meshgrid(*(np.arange(d, dtype=np.int64) for d in shape), indexing="ij")
     offsets = np.zeros(shape, np.int64)
     mask = np.ones(shape, bool)
@@ -222,12 +222,12 @@ class _Interpreter:
             x[1][:] = x[0]
             return []
         if name == "mem.copy_box_in":
-            offsets, mask = _box(attrs["shape"], x[1:-1])
+            offsets, mask = _box(attrs["shape"], x[BOX_SCALARS[name]])
             self.observe(op, "load", offsets, mask)
             x[-1][:] = np.where(mask, x[0][np.where(mask, offsets, 0)], 0)
             return []
         if name == "mem.copy_box_out":
-            offsets, mask = _box(attrs["shape"], x[2:])
+            offsets, mask = _box(attrs["shape"], x[BOX_SCALARS[name]])
             self.observe(op, "store", offsets, mask, buffer=op.operands[1])
             x[1][offsets[mask]] = x[0][mask]
             return []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from compiler.ir.types import (
@@ -355,6 +355,16 @@ def _copy(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
+# Where a box copy's index scalars stand among its operands, and how they split.
+BOX_SCALARS = {"mem.copy_box_in": slice(1, -1), "mem.copy_box_out": slice(2, None)}
+
+
+def split_box(scalars: Sequence) -> tuple[Sequence, Sequence, Sequence]:
+    """A box copy's index scalars as its bases, sizes and strides, one of each per dim."""
+    rank = len(scalars) // 3
+    return scalars[:rank], scalars[rank : 2 * rank], scalars[2 * rank : 3 * rank]
+
+
 def _box(array: Type, buffer: Type, scalars: list[Type], attrs: dict) -> list[Type]:
     """A box copy between an array holding a tile of `shape` row-major and a buffer: one base,
     one size and one stride (index scalars) per dim of the box, which is the tile's dims after
@@ -376,13 +386,13 @@ def _box(array: Type, buffer: Type, scalars: list[Type], attrs: dict) -> list[Ty
 
 
 def _box_in(types: list[Type], attrs: dict) -> list[Type]:
-    buffer, *scalars, array = types
-    return _box(array, buffer, scalars, attrs)
+    buffer, array = types[0], types[-1]
+    return _box(array, buffer, types[BOX_SCALARS["mem.copy_box_in"]], attrs)
 
 
 def _box_out(types: list[Type], attrs: dict) -> list[Type]:
-    array, buffer, *scalars = types
-    return _box(array, buffer, scalars, attrs)
+    array, buffer = types[:2]
+    return _box(array, buffer, types[BOX_SCALARS["mem.copy_box_out"]], attrs)
 
 
 def _defs() -> list[OpDef]:

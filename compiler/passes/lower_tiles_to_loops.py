@@ -84,13 +84,7 @@ class LowerTilesToLoops(Pass):
         # program, so each thread may keep its own copy.
         cell_scope = target.memory_scopes.get("scalar", scope)
         changed = _has_tiles_or_cells(kernel)
-        array_dot = target.capability("array_dot") or {}
-        array_reduce = target.capability("array_reduce") or {}
-        lowering = _Lowering(self.name, kernel, scope, cell_scope, array_dot, array_reduce)
-        lowering.warps = kernel.attrs.get("num_warps") or 1
-        lowering.box_copy = bool(target.capability("box_copy"))
-        lowering.index_bits = target.capability("index_bits", 64)
-        lowering.run()
+        _Lowering(self.name, kernel, target, scope, cell_scope).run()
         return changed
 
 
@@ -108,23 +102,15 @@ def _has_tiles_or_cells(kernel: Kernel) -> bool:
 
 
 class _Lowering:
-    def __init__(
-        self,
-        pass_name: str,
-        kernel: Kernel,
-        scope: str,
-        cell_scope: str,
-        array_dot: dict,
-        array_reduce: dict,
-    ):
+    def __init__(self, pass_name: str, kernel: Kernel, target, scope: str, cell_scope: str):
         self.pass_name = pass_name
-        self.array_dot = array_dot
-        self.array_reduce = array_reduce
-        self.warps = 1
-        self.box_copy = False
-        self.index_bits = 64
+        self.array_dot = target.capability("array_dot") or {}
+        self.array_reduce = target.capability("array_reduce") or {}
+        self.box_copy = bool(target.capability("box_copy"))
+        self.index_bits = target.capability("index_bits", 64)
+        self.warps = kernel.attrs.get("num_warps") or 1
         self.ranges = ValueRanges(kernel)
-        self.readers: dict[Value, list[Operation]] = {}
+        self.readers: dict[Value, list[Operation]] = {}  # one entry per operand slot
         for op in kernel.walk():
             for value in op.operands:
                 self.readers.setdefault(value, []).append(op)
@@ -137,7 +123,6 @@ class _Lowering:
         self.arrays: dict[Value, Value] = {}
         self.elements = Elements(pass_name, self.scalars, self.arrays)
         self.allocs = Block()
-        self.uses = kernel.uses()
         # linalg.dot -> the array it sums into in place (see `accumulated_dots`)
         self.in_place: dict[Operation, Value] = {}
 
@@ -427,7 +412,7 @@ class _Lowering:
                 and dot.parent is body
                 and dot.result.type == arg.type
                 and self.taken(dot)
-                and self.uses.get(arg) == self.uses.get(dot.result) == self.uses.get(value) == 1
+                and all(len(self.readers.get(v, ())) == 1 for v in (arg, dot.result, value))
             ):
                 found[arg] = dot
         return found

@@ -17,12 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.ir import Kernel, Operation, TileType, Value
-from compiler.ir.registry import lookup
+from compiler.ir.registry import BOX_SCALARS, lookup, split_box
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.constants import constant_value
 from compiler.passes.registry import register
-
-_STAGED = frozenset({"mem.copy_box_in", "mem.dot"})
 
 
 @register
@@ -58,10 +56,9 @@ def _pipelines(loop: Operation, fixed: set[Value]) -> bool:
 
 def _stageable(op: Operation, fixed: set[Value]) -> bool:
     if op.name == "mem.copy_box_in":
-        rank = (len(op.operands) - 2) // 3
-        layout = op.operands[1 + rank : 1 + 3 * rank]  # the sizes and strides
-        return all(v in fixed or constant_value(v) is not None for v in layout)
-    if op.name in _STAGED or op.name == "scf.yield":
+        _, sizes, strides = split_box(op.operands[BOX_SCALARS[op.name]])
+        return all(v in fixed or constant_value(v) is not None for v in (*sizes, *strides))
+    if op.name in ("mem.dot", "scf.yield"):
         return True
     scalar = not any(isinstance(v.type, TileType) for v in (*op.operands, *op.results))
     return scalar and not op.regions and lookup(op.name).effect == "pure"

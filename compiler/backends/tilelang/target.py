@@ -28,6 +28,7 @@ from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DT
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, sequential_atomic
+from compiler.ir.registry import BOX_SCALARS, split_box
 
 
 def _alloc(op: OpText) -> str:
@@ -202,14 +203,11 @@ def _block_reduce(op: OpText) -> str:
     return f"T.reduce_{op.attrs['kind']}({views}[{outer}, {inner}]), dim=1)"
 
 
-def _box_view(op: OpText, buffer: int, scalars: int) -> str:
+def _box_view(op: OpText, name: str, buffer: int) -> str:
     """The box of a block copy: the buffer viewed with the copy's sizes and strides, at its
     bases. TileLang bounds-checks each dim against the view's size (zero where a load is out of
     bounds). No TMA: the strides are only known at launch."""
-    rank = (len(op.args) - 2) // 3
-    bases, sizes, strides = (
-        op.args[scalars + i * rank : scalars + (i + 1) * rank] for i in range(3)
-    )
+    bases, sizes, strides = split_box(op.args[BOX_SCALARS[name]])
     dtype = _DTYPES[op.operand_dtypes[buffer]]
     layout = f"({', '.join(sizes)},), ({', '.join(strides)},), {dtype}"
     return f"T.StridedTensor({layout}, data={op.args[buffer]}.data)[{', '.join(bases)}]"
@@ -223,10 +221,12 @@ _ARRAY_OPS = {
     "mem.reduce": _block_reduce,
     "mem.copy": "T.copy(ntc_view({0}, {shape}), ntc_view({1}, {shape}))",
     "mem.copy_box_in": lambda op: (
-        f"T.copy({_box_view(op, 0, 1)}, ntc_view({op.args[-1]}, {op.fields['shape']}), {_NO_TMA})"
+        f"T.copy({_box_view(op, 'mem.copy_box_in', 0)}, ntc_view({op.args[-1]}, "
+        f"{op.fields['shape']}), {_NO_TMA})"
     ),
     "mem.copy_box_out": lambda op: (
-        f"T.copy(ntc_view({op.args[0]}, {op.fields['shape']}), {_box_view(op, 1, 2)}, {_NO_TMA})"
+        f"T.copy(ntc_view({op.args[0]}, {op.fields['shape']}), "
+        f"{_box_view(op, 'mem.copy_box_out', 1)}, {_NO_TMA})"
     ),
     "mem.read": "{0}[ntc_index({0}, {1})]",
     "mem.write": "{0}[ntc_index({0}, {1})] = {2}",
