@@ -157,6 +157,15 @@ def _box(shape: list[int], scalars: list) -> tuple[np.ndarray, np.ndarray]:
     return offsets.ravel(), mask.ravel()
 
 
+def _lanes(op: Operation, offset: int) -> np.ndarray:
+    """The offsets of a vector access; one not at a multiple of its lanes is an error (on a GPU
+    the access would fault)."""
+    lanes = op.attrs["lanes"]
+    if offset % lanes:
+        raise ValueError(f"{op.name}: offset {offset} is not a multiple of its {lanes} lanes")
+    return offset + np.arange(lanes)
+
+
 def _masked(offsets: object, mask: object) -> np.ndarray:
     offsets, mask = np.broadcast_arrays(np.asarray(offsets), np.asarray(mask, bool))
     return offsets[mask].astype(np.int64).reshape(-1)
@@ -230,6 +239,16 @@ class _Interpreter:
             offsets, mask = _box(attrs["shape"], x[BOX_SCALARS[name]])
             self.observe(op, "store", offsets, mask, buffer=op.operands[1])
             x[1][offsets[mask]] = x[0][mask]
+            return []
+        if name == "mem.load_lanes":
+            offsets = _lanes(op, int(x[1]))
+            self.observe(op, "load", offsets, True)
+            x[2][:] = x[0][offsets]
+            return []
+        if name == "mem.store_lanes":
+            offsets = _lanes(op, int(x[2]))
+            self.observe(op, "store", offsets, True, buffer=op.operands[1])
+            x[1][offsets] = x[0]
             return []
         if name == "mem.store":
             mask = x[3] if len(x) > 3 else np.ones(np.shape(x[1]), bool)

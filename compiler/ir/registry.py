@@ -266,9 +266,10 @@ def _atomic(types: list[Type], attrs: dict) -> list[Type]:
 def _for(types: list[Type], attrs: dict) -> list[Type]:
     if any(t != ScalarType("index") for t in types[:3]):
         raise TypeRuleError("lower bound, upper bound and step must be index scalars")
-    stages = attrs.get("stages", 1)
-    if not (isinstance(stages, int) and not isinstance(stages, bool) and stages > 0):
-        raise TypeRuleError(f"stages must be a positive int, got {stages!r}")
+    for name in ("stages", "lanes"):
+        count = attrs.get(name, 1)
+        if not (isinstance(count, int) and not isinstance(count, bool) and count > 0):
+            raise TypeRuleError(f"{name} must be a positive int, got {count!r}")
     return list(types[3:])
 
 
@@ -385,6 +386,31 @@ def _box(array: Type, buffer: Type, scalars: list[Type], attrs: dict) -> list[Ty
     return []
 
 
+def _lanes(array: Type, buffer: Type, offset: Type, attrs: dict) -> list[Type]:
+    """One thread's `lanes` consecutive elements of a buffer, from an offset, and an array of
+    as many."""
+    lanes = attrs["lanes"]
+    if not (isinstance(lanes, int) and lanes > 1 and lanes & (lanes - 1) == 0):
+        raise TypeRuleError(f"lanes must be a power of two above 1, got {lanes!r}")
+    if not (isinstance(array, ArrayType) and isinstance(buffer, BufferType)):
+        raise TypeRuleError(f"expects an array and a buffer, got {array} and {buffer}")
+    if array.dtype != buffer.dtype or array.size != lanes or offset != ScalarType("index"):
+        raise TypeRuleError(
+            f"{array} must hold the {lanes} lanes of {buffer}, from an index offset, got {offset}"
+        )
+    return []
+
+
+def _load_lanes(types: list[Type], attrs: dict) -> list[Type]:
+    buffer, offset, array = types
+    return _lanes(array, buffer, offset, attrs)
+
+
+def _store_lanes(types: list[Type], attrs: dict) -> list[Type]:
+    array, buffer, offset = types
+    return _lanes(array, buffer, offset, attrs)
+
+
 def _box_in(types: list[Type], attrs: dict) -> list[Type]:
     buffer, array = types[0], types[-1]
     return _box(array, buffer, types[BOX_SCALARS["mem.copy_box_in"]], attrs)
@@ -499,7 +525,9 @@ def _defs() -> list[OpDef]:
             (3, None),
             _for,
             regions=1,
-            optional_attrs=("stages",),  # software pipelining: ssa.pipeline_loops
+            # stages: software pipelining (ssa.pipeline_loops); lanes: the loop over a thread's
+            # consecutive positions (ssa.lower_parallel), whose accesses may go as vectors
+            optional_attrs=("stages", "lanes"),
             effect="control",
             description="counted loop",
         ),
@@ -528,8 +556,9 @@ def _defs() -> list[OpDef]:
             _alloc,
             attrs=("dtype", "size"),
             # shape: of the tile it holds, for a 2-D scope; operand_dtype: for a dot's
-            # accumulator, the operands' element type (tensor-core fragments depend on it)
-            optional_attrs=("scope", "shape", "operand_dtype"),
+            # accumulator, the operands' element type (tensor-core fragments depend on it);
+            # lanes: for a private array, how many consecutive positions a thread takes a round
+            optional_attrs=("scope", "shape", "operand_dtype", "lanes"),
             effect="alloc",
             description="a 1-D array of the program's own",
         ),
@@ -580,6 +609,25 @@ def _defs() -> list[OpDef]:
             description="(array, buffer, bases.., sizes.., strides..): the array into the "
             "buffer's box of `shape` at the bases, where every dim is in 0 .. size-1, by all "
             "threads",
+        ),
+        OpDef(
+            "mem.load_lanes",
+            (3, 3),
+            _load_lanes,
+            attrs=("lanes",),
+            effect="write",
+            description="(buffer, offset, array): buffer[offset .. offset+lanes-1] into the "
+            "array, one vector read of one thread; the offset is a multiple of lanes and the "
+            "buffer aligned to lanes elements",
+        ),
+        OpDef(
+            "mem.store_lanes",
+            (3, 3),
+            _store_lanes,
+            attrs=("lanes",),
+            effect="write",
+            description="(array, buffer, offset): the array into buffer[offset .. "
+            "offset+lanes-1], one vector write of one thread, aligned as mem.load_lanes",
         ),
         OpDef("index.thread_id", (0, 0), _index, description="this thread in its program"),
         OpDef("index.num_threads", (0, 0), _index, description="threads per program"),

@@ -17,6 +17,8 @@ from compiler.passes import (
     normalize_loops,
     pipeline_loops,
     select_schedule,
+    specialize_arguments,
+    vectorize_accesses,
     wrap_grid,
 )
 from compiler.passes.base import CATEGORIES, Pass, PassContext, PassError
@@ -43,6 +45,8 @@ __all__ = [
     "normalize_loops",
     "pipeline_loops",
     "select_schedule",
+    "specialize_arguments",
+    "vectorize_accesses",
     "wrap_grid",
     "default_pipeline",
     "get",

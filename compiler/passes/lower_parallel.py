@@ -17,6 +17,13 @@ rounds: round r takes position `thread id + r * thread count` (where it is below
 indexes private arrays by r, so a private array needs ceil(n / threads) elements per thread (n
 with the one thread of the reference interpreter). A loop whose only writes are to private arrays
 needs no barrier.
+
+Lanes, where the target has vector accesses (capability `vector_access`) and the launch found
+buffers aligned (kernel attr `aligned`): each thread takes `lanes` consecutive positions a round,
+`(thread + r * thread count) * lanes + lane`, in an `scf.for {lanes}` over the lanes, so that
+ssa.vectorize_accesses can make their accesses vectors; how many is `compiler/passes/lanes.py`'s
+`lane_count`, the same for every loop whose extent it divides (private arrays stay each thread's
+own), 1 where no access would gain.
 """
 
 from __future__ import annotations
@@ -26,8 +33,10 @@ from dataclasses import dataclass
 from compiler.ir import Block, Builder, Kernel, Operation, Region, Value
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.constants import constant_value
+from compiler.passes.lanes import lane_count
 from compiler.passes.registry import register
 from compiler.passes.rewrite import builder_before
+from compiler.passes.thread_count import WARP
 
 FORMS = ("native", "serial", "threads")
 # Ops in a loop body that write something other threads may read (a private array aside).
@@ -60,11 +69,19 @@ class LowerParallel(Pass):
             array.owner.attrs["scope"] = target.memory_scopes["private"]
         if form == "native" or not loops:
             return bool(private)
+        lanes = 1
+        access = target.capability("vector_access")
+        if form == "threads" and access:
+            aligned = set(kernel.attrs.get("aligned") or ())
+            threads = WARP * (kernel.attrs.get("num_warps") or 1)
+            lanes = lane_count(loops, aligned, access["bytes"], threads)
         for op in loops:
             if form == "serial":
                 _serial(op)
             else:
-                _threads(op, private)
+                extent = constant_value(op.operands[0])
+                fits = isinstance(extent, int) and extent % lanes == 0
+                _threads(op, private, lanes if fits else 1)
         return True
 
 
@@ -101,7 +118,7 @@ def _serial(op: Operation) -> None:
     op.parent.ops.remove(op)
 
 
-def _threads(op: Operation, private: set[Value]) -> None:
+def _threads(op: Operation, private: set[Value], lanes: int) -> None:
     touched = {v for inner in op.walk() for v in inner.operands if v in private}
     writes_shared = any(
         inner.name in _SHARED_WRITES
@@ -113,36 +130,79 @@ def _threads(op: Operation, private: set[Value]) -> None:
     if writes_shared and (previous is None or previous.name != "mem.barrier"):
         b.create("mem.barrier", [])
     start, step = b.value("index.thread_id"), b.value("index.num_threads")
+    groups = op.operands[0]
+    if lanes > 1:
+        groups = b.constant(constant_value(groups) // lanes, "index")
+        for array in touched:
+            array.owner.attrs["lanes"] = lanes
     if touched:
-        _rounds(b, op, start, step, touched)
+        _rounds(b, op, start, step, groups, touched, lanes)
     else:
-        b.create("scf.for", [start, op.operands[0], step], {}, [], [op.regions.pop()])
+        group = Value(groups.type)
+        loop = Block([group])
+        b.create("scf.for", [start, groups, step], {}, [], [Region([loop])])
+        _take_body(Builder(loop), op, group, lanes)
     if writes_shared:
         b.create("mem.barrier", [])
     op.parent.ops.remove(op)
 
 
-def _rounds(b: Builder, op: Operation, thread: Value, threads: Value, private: set[Value]) -> None:
-    """for r in 0 .. ceil(n / threads): position = thread + r * threads; if position < n: the
-    body, with the private arrays indexed by r."""
-    (extent,) = op.operands
+def _rounds(
+    b: Builder,
+    op: Operation,
+    thread: Value,
+    threads: Value,
+    groups: Value,
+    private: set[Value],
+    lanes: int,
+) -> None:
+    """for r in 0 .. ceil(groups / threads): group = thread + r * threads; if group < groups:
+    the body at the group's positions, with the private arrays indexed by the round's share of
+    them (r, or r * lanes + lane)."""
     one = b.constant(1, "index")
-    rounds = b.value("arith.sub", b.value("arith.add", extent, threads), one)
+    rounds = b.value("arith.sub", b.value("arith.add", groups, threads), one)
     rounds = b.value("arith.idiv", rounds, threads)
-    old = op.regions[0].block
-    (old_position,) = old.args
-    round_ = Value(old_position.type)
+    round_ = Value(groups.type)
     loop = Block([round_])
     b.create("scf.for", [b.constant(0, "index"), rounds, one], {}, [], [Region([loop])])
     inner = Builder(loop)
-    position = inner.value("arith.add", thread, inner.value("arith.mul", round_, threads))
-    within = inner.value("arith.cmp", position, extent, pred="lt")
-    then, otherwise = Block(ops=old.ops), Block()
+    group = inner.value("arith.add", thread, inner.value("arith.mul", round_, threads))
+    within = inner.value("arith.cmp", group, groups, pred="lt")
+    then, otherwise = Block(), Block()
     Builder(otherwise).create("scf.yield", [])
+    lane = _take_body(Builder(then), op, group, lanes)
+    share = round_
+    if lane is not None:
+        at = Builder(lane.owner)
+        at.index = 0
+        share = at.value(
+            "arith.add", at.value("arith.mul", round_, at.constant(lanes, "index")), lane
+        )
     for nested in then.ops:
         for use in nested.walk():
             if use.name in ("mem.read", "mem.write") and use.operands[0] in private:
-                use.operands[1] = round_
-            use.operands = [position if v is old_position else v for v in use.operands]
+                use.operands[1] = share
     inner.create("scf.if", [within], {}, [], [Region([then]), Region([otherwise])])
     inner.create("scf.yield", [])
+
+
+def _take_body(b: Builder, op: Operation, group: Value, lanes: int) -> Value | None:
+    """Move the loop's body (its yield last) to the end of `b`'s block, there at the positions of
+    `group`: the group itself, or with lanes, a loop over them (`scf.for {lanes}`) at positions
+    group * lanes + lane. The lane, if any."""
+    old = op.regions[0].block
+    (position,) = old.args
+    block, lane = b.block, None
+    if lanes > 1:
+        lane = Value(position.type)
+        block = Block([lane])
+        bounds = [b.constant(0, "index"), b.constant(lanes, "index"), b.constant(1, "index")]
+        b.create("scf.for", bounds, {"lanes": lanes}, [], [Region([block])])
+        b.create("scf.yield", [])
+        at = Builder(block)
+        group = at.value("arith.add", at.value("arith.mul", group, bounds[1]), lane)
+    for nested in old.ops:
+        for use in nested.walk():
+            use.operands = [group if v is position else v for v in use.operands]
+        block.append(nested)
+    return lane

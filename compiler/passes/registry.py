@@ -19,6 +19,7 @@ from compiler.passes.base import CATEGORIES, OPTION_TYPES, Pass, PassError
 _PASSES: dict[str, type[Pass]] = {}
 
 DEFAULT_PIPELINE = (
+    "ssa.specialize_arguments",  # what the launch found (no-op without it)
     "ssa.canonicalize",
     "ssa.analyze_effects",
     "ssa.select_schedule",
@@ -31,6 +32,7 @@ DEFAULT_PIPELINE = (
     # Loop-level forms, each a no-op unless the target's capabilities ask for it.
     "ssa.lower_tiles_to_loops",
     "ssa.lower_parallel",
+    "ssa.vectorize_accesses",
     "ssa.wrap_grid",
     "ssa.normalize_loops",
     "ssa.canonicalize",  # again: bound block sizes and lowered intrinsics fold, dedupe and hoist

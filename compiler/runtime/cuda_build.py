@@ -28,11 +28,14 @@ ARCH = "sm_90"
 _ENTRIES = {
     "cpu": """
 extern "C" int ntc_launch(unsigned grid, unsigned, void*, void** args) {{
+  ntc_fault = 0;
   ntc_run_grid({kernel}, grid, args);
-  return 0;
+  return ntc_fault;
 }}
 
-extern "C" const char* ntc_error(int) {{ return "no error"; }}
+extern "C" const char* ntc_error(int code) {{
+  return code == NTC_MISALIGNED ? "misaligned address" : "no error";
+}}
 """,
     "cuda": """
 extern "C" int ntc_launch(unsigned grid, unsigned threads, void* stream, void** args) {{

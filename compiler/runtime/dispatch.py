@@ -13,6 +13,7 @@ from compiler.runtime.bindings import TORCH_DTYPES, LaunchError
 from compiler.runtime.coverage import covering
 from compiler.runtime.index_width import fitting
 from compiler.runtime.overlap import warn_overlaps
+from compiler.runtime.specialization import specialized
 
 IR_TO_TORCH = {ir: torch_dtype for torch_dtype, ir in TORCH_DTYPES.items()}
 
@@ -33,7 +34,7 @@ def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
             f"no launcher for backend {artifact.backend!r}; add {name.replace('.', '/')}.py"
         ) from None
     warn_overlaps(artifact, bindings)
-    artifact = fitting(covering(artifact, bindings), bindings)
+    artifact = specialized(fitting(covering(artifact, bindings), bindings), bindings)
     launcher.launch(artifact, prepared(artifact, bindings))
 
 

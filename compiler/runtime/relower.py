@@ -1,5 +1,6 @@
 """A launched kernel lowered again from its initial IR with other settings: its 64-bit index form
-(index_width.py) or other block sizes (coverage.py). Each form is built once per process."""
+(index_width.py), other block sizes (coverage.py) or what the launch's tensors show
+(specialization.py). Each form is built once per process."""
 
 from __future__ import annotations
 
@@ -12,21 +13,37 @@ from compiler.ir import parse_kernel
 
 
 def relowered(
-    artifact: Artifact, schedule: Mapping[str, int] | None = None, index_bits: int | None = None
+    artifact: Artifact,
+    schedule: Mapping[str, int] | None = None,
+    index_bits: int | None = None,
+    facts: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> Artifact:
     """`artifact`'s kernel with `schedule` over its own block sizes, in `index_bits` offsets
-    (None: the target's own width)."""
+    (None: the target's own width), knowing `facts`: (index arguments equal to 1, aligned
+    buffers)."""
     options = {**artifact.schedule, **(schedule or {}), "num_warps": artifact.num_warps}
     options |= {"num_stages": artifact.num_stages}
     chosen = tuple(sorted((k, v) for k, v in options.items() if v is not None))
-    return _lowered(artifact.initial_ssa, artifact.backend, artifact.device, chosen, index_bits)
+    return _lowered(
+        artifact.initial_ssa, artifact.backend, artifact.device, chosen, index_bits, facts
+    )
 
 
 @functools.cache
 def _lowered(
-    initial_ssa: str, backend: str, device: str, options: tuple, index_bits: int | None
+    initial_ssa: str,
+    backend: str,
+    device: str,
+    options: tuple,
+    index_bits: int | None,
+    facts: tuple[tuple[str, ...], tuple[str, ...]],
 ) -> Artifact:
     kernel = parse_kernel(initial_ssa)
+    units, aligned = facts
+    if units:
+        kernel.attrs["unit_arguments"] = list(units)
+    if aligned:
+        kernel.attrs["aligned"] = list(aligned)
     return lower_unified_ssa_artifact(
         kernel, backend, device=device, options=dict(options), index_bits=index_bits
     )

@@ -315,3 +315,23 @@ kernel @k(%n: index) {
     scf.yield()
   }
 }
+// -----
+// expected-error: lanes must be a power of two above 1, got 3
+kernel @k(%a: buffer<f32>, %n: index) {
+  %0 = mem.alloc() {dtype = "f32", size = 3} : array<f32[3]>
+  mem.load_lanes(%a, %n, %0) {lanes = 3}
+}
+// -----
+// expected-error: must hold the 4 lanes of buffer<f32>
+kernel @k(%a: buffer<f32>, %n: index) {
+  %0 = mem.alloc() {dtype = "f32", size = 8} : array<f32[8]>
+  mem.store_lanes(%0, %a, %n) {lanes = 4}
+}
+// -----
+// expected-error: lanes must be a positive int, got 0
+kernel @k(%n: index) {
+  scf.for(%n, %n, %n) {lanes = 0} {
+  ^(%i: index):
+    scf.yield()
+  }
+}

@@ -114,3 +114,19 @@ kernel @box_copies(%a: buffer<f16>, %n: index, %s: index, %c: buffer<f32>) {
   mem.copy(%1, %2) {shape = [16, 16]}
   mem.copy_box_out(%2, %c, %3, %3, %3, %n, %n, %5, %s, %4, %n) {shape = [16, 16]}
 }
+// -----
+kernel @lanes(%a: buffer<f32>, %n: index) {
+  %0 = mem.alloc() {dtype = "f32", scope = "local", size = 4} : array<f32[4]>
+  %1 = mem.alloc() {dtype = "f32", lanes = 4, scope = "private", size = 64} : array<f32[64]>
+  %2 = arith.constant() {value = 0} : index
+  %3 = arith.constant() {value = 4} : index
+  %4 = arith.constant() {value = 1} : index
+  mem.load_lanes(%a, %n, %0) {lanes = 4}
+  scf.for(%2, %3, %4) {lanes = 4} {
+  ^(%5: index):
+    %6 = mem.read(%0, %5) : f32
+    mem.write(%1, %5, %6)
+    scf.yield()
+  }
+  mem.store_lanes(%0, %a, %n) {lanes = 4}
+}

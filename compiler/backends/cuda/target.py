@@ -79,7 +79,7 @@ def _alloc(op: OpText) -> str:
     scope = op.attrs.get("scope", "local")
     if scope == _PRIVATE:  # a thread's share of the elements (ssa.lower_parallel)
         threads = f"{op.fields['num_warps']} * 32"
-        share = f"NTC_ROUNDS({op.attrs['size']}, {threads})"
+        share = f"NTC_ROUNDS({op.attrs['size']}, {threads}, {op.attrs.get('lanes', 1)})"
         return f"{op.fields['dtype']} {op.fields['name']}[{share}];"
     if scope == _ACCUMULATOR:
         rows, columns = op.attrs["shape"]
@@ -124,6 +124,8 @@ SPELLING = {
     "mem.copy": "ntc_copy({0}, {1});",  # into or out of an accumulator
     "mem.reduce": _array_reduce,
     "mem.barrier": "__syncthreads();",
+    "mem.load_lanes": "ntc_load_lanes<{lanes}>({0} + {1}, {2});",
+    "mem.store_lanes": "ntc_store_lanes<{lanes}>({0}, {1} + {2});",
 }
 
 _DTYPES = {
@@ -180,6 +182,9 @@ TARGET = Target(
         # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce, of a
         # source that needs no more shared memory than a 64 x 64 f32 tile to hold.
         "array_reduce": {"dtypes": ("f32", "f64", "i32", "i64"), "max_elements": 4096},
+        # A thread's consecutive elements of a buffer the launch found 16-byte aligned, in a
+        # unit stride, load and store as 16-byte vectors (ntc_load_lanes: ld.global.v4).
+        "vector_access": {"bytes": 16},
     },
     operand_dtypes={
         **OPERAND_DTYPES,

@@ -12,10 +12,60 @@
 #include <type_traits>
 
 // The launch's threads per block, which the kernel was compiled for, and a thread's share of n
-// elements spread over them (a private array's length): constants, so loops over a thread's share
-// unroll and its private arrays stay in registers.
+// elements spread over them, `lanes` consecutive ones a round (a private array's length):
+// constants, so loops over a thread's share unroll and its private arrays stay in registers.
 #define NTC_THREADS(threads) (threads)
-#define NTC_ROUNDS(n, threads) (((n) + (threads) - 1) / (threads))
+#define NTC_ROUNDS(n, threads, lanes) \
+  ((((n) + (threads) * (lanes) - 1) / ((threads) * (lanes))) * (lanes))
+
+// mem.load_lanes / mem.store_lanes: a thread's `Lanes` consecutive elements of a buffer in words
+// of up to 16 bytes (ld.global.v4 / st.global.v4), which the kernel checked are aligned.
+template <int Bytes>
+struct ntc_word;
+template <>
+struct ntc_word<16> {
+  using type = uint4;
+};
+template <>
+struct ntc_word<8> {
+  using type = uint2;
+};
+template <>
+struct ntc_word<4> {
+  using type = unsigned;
+};
+template <>
+struct ntc_word<2> {
+  using type = unsigned short;
+};
+
+// The thread's own array goes through memcpy, which keeps it in registers whatever its alignment.
+template <int Lanes, typename T>
+struct ntc_lanes {
+  static constexpr int bytes = Lanes * sizeof(T), width = bytes < 16 ? bytes : 16;
+  using Word = typename ntc_word<width>::type;
+};
+
+template <int Lanes, typename T>
+__device__ __forceinline__ void ntc_load_lanes(const T* buffer, T* lanes) {
+  using Vector = ntc_lanes<Lanes, T>;
+#pragma unroll
+  for (int i = 0; i < Vector::bytes / Vector::width; ++i) {
+    typename Vector::Word word = reinterpret_cast<const typename Vector::Word*>(buffer)[i];
+    memcpy(reinterpret_cast<char*>(lanes) + i * Vector::width, &word, Vector::width);
+  }
+}
+
+template <int Lanes, typename T>
+__device__ __forceinline__ void ntc_store_lanes(const T* lanes, T* buffer) {
+  using Vector = ntc_lanes<Lanes, T>;
+#pragma unroll
+  for (int i = 0; i < Vector::bytes / Vector::width; ++i) {
+    typename Vector::Word word;
+    memcpy(&word, reinterpret_cast<const char*>(lanes) + i * Vector::width, Vector::width);
+    reinterpret_cast<typename Vector::Word*>(buffer)[i] = word;
+  }
+}
 
 // arith.bitcast: the same bits as another type of the same width.
 template <typename To, typename From>

@@ -28,7 +28,31 @@ static inline void __syncthreads() {}
 
 // The block's one thread is every thread: its share of n elements is all n.
 #define NTC_THREADS(threads) ((int)blockDim.x)
-#define NTC_ROUNDS(n, threads) (n)
+#define NTC_ROUNDS(n, threads, lanes) (n)
+
+// mem.load_lanes / mem.store_lanes: a thread's `Lanes` consecutive elements of a buffer at once.
+// On a GPU they are words of up to 16 bytes, and one at an address its width does not divide
+// faults (cudaErrorMisalignedAddress); here the launch reports such an access the same way.
+#define NTC_MISALIGNED 716
+static thread_local int ntc_fault = 0;
+
+template <int Lanes, typename T>
+static inline void ntc_check_lanes(const T* buffer) {
+  constexpr uintptr_t bytes = Lanes * sizeof(T), width = bytes < 16 ? bytes : 16;
+  if (reinterpret_cast<uintptr_t>(buffer) % width) ntc_fault = NTC_MISALIGNED;
+}
+
+template <int Lanes, typename T>
+static inline void ntc_load_lanes(const T* buffer, T* lanes) {
+  ntc_check_lanes<Lanes>(buffer);
+  memcpy(lanes, buffer, Lanes * sizeof(T));
+}
+
+template <int Lanes, typename T>
+static inline void ntc_store_lanes(const T* lanes, T* buffer) {
+  ntc_check_lanes<Lanes>(buffer);
+  memcpy(buffer, lanes, Lanes * sizeof(T));
+}
 
 // f16 is g++'s native IEEE half (_Float16); bf16 is its storage with float arithmetic, as CUDA's
 // __nv_bfloat16 converts to and from float (round to nearest even).
