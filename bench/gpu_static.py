@@ -3,9 +3,13 @@
 For every suite kernel, the CUDA C++ backend's GPU form and TileLang's CUDA lowering of its CUDA
 form are compiled by nvcc for sm_90 with `ptxas -v`: registers per thread, static shared memory,
 the stack frame (local memory: arrays that did not fit registers), bytes spilled, the warp
-shuffles and the tensor-core instructions (`mma`, `wgmma`) in the PTX; for TileLang also the tile
-operations its program uses. Writes `bench/results/gpu_static.md` with the targets of issue 13
-and whether each is met. Needs nvcc, no GPU.
+shuffles, vector global accesses and the tensor-core instructions (`mma`, `wgmma`) in the PTX; for
+TileLang also the tile operations its program uses. Each form is the one a launch on the suite's
+(contiguous) tensors runs: for CUDA C++ specialized to their unit strides and aligned buffers
+(compiler/runtime/specialization.py). A second table shows CUDA C++'s vector accesses at the GPU
+block sizes of the benchmark (bench/gpu.py), where each thread has several elements. Writes
+`bench/results/gpu_static.md` with the targets of issue 13 and whether each is met. Needs nvcc,
+no GPU.
 
     python bench/gpu_static.py [--kernel NAME ...] [--out PATH]
 """
@@ -13,6 +17,7 @@ and whether each is met. Needs nvcc, no GPU.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import math
 import re
@@ -26,6 +31,7 @@ import torch
 
 from compiler.checking import build
 from compiler.runtime.cuda_build import ARCH, SHIM_DIR
+from compiler.runtime.specialization import specialized
 from compiler.suite import SUITE
 
 RESULTS = Path(__file__).parent / "results" / "gpu_static.md"
@@ -40,6 +46,8 @@ ELEMENTWISE = ("vector_add", "fused_elementwise")  # every tile touched by its o
 REDUCTIONS = ("softmax", "rms_norm", "sum_1d")
 SHUFFLE = re.compile(r"^\s*shfl\.sync\.", re.MULTILINE)
 ASYNC_COPY = re.compile(r"^\s*cp\.async\.c[ag]\.", re.MULTILINE)
+VECTOR_ACCESS = re.compile(r"^\s*(?:ld\.global(?:\.nc)?|st\.global)\.v[248]\.", re.MULTILINE)
+VECTORIZED = ("vector_add", "fused_elementwise", "softmax", "rms_norm")  # at GPU block sizes
 PIPELINED = ("matmul", "matmul_fp16", "bmm", "bmm_fp16")  # loops of box copies and a dot
 # A T.copy of a box into an array, and the stages of a pipelined loop (each a buffer of it).
 BOX_COPY_INTO = re.compile(r"T\.copy\(T\.StridedTensor\(.*?\], ntc_view\((\w+),")
@@ -56,6 +64,7 @@ class Form:
     spilled_bytes: int
     shuffles: int  # warp shuffles in the PTX
     async_copies: int  # cp.async instructions in the PTX
+    vector_accesses: int  # ld.global.v* / st.global.v* instructions in the PTX
     tensor_core: dict[str, int]  # PTX instruction -> count
     tile_ops: tuple[str, ...]  # TileLang operations in the program
 
@@ -132,9 +141,19 @@ def compile_for_sm90(source: str, kernel: str, flags: list[str]) -> tuple[tuple,
         ).read_text()
 
 
-def gpu_form(name: str, backend: str) -> Form:
+def gpu_form(name: str, backend: str, gpu_sizes: bool = False) -> Form:
+    """The GPU form a launch on the suite's tensors runs; `gpu_sizes`: with the benchmark's
+    block sizes instead of the suite's."""
     kernel = SUITE[name]
-    artifact = build(kernel, backend, "cuda").compile(*kernel.make_args(0), **kernel.call_kwargs)
+    if gpu_sizes:
+        arrangement = kernel.bench_array_arrangement_kwargs or kernel.bench_arrangement_kwargs
+        kernel = dataclasses.replace(kernel, arrangement_kwargs=arrangement or {})
+        if SUITE[name].bench_call_kwargs is not None:
+            kernel = dataclasses.replace(kernel, call_kwargs=SUITE[name].bench_call_kwargs)
+    handle = build(kernel, backend, "cuda")
+    args = kernel.make_args(0, ragged=False)
+    artifact = handle.compile(*args, **kernel.call_kwargs)
+    artifact = specialized(artifact, handle.bindings(*args, **kernel.call_kwargs))
     if backend == "cuda":
         source = artifact.source
         flags = ["-std=c++17", "-include", str(SHIM_DIR / "ntc_cuda_device.h")]
@@ -154,14 +173,17 @@ def gpu_form(name: str, backend: str) -> Form:
     for instruction in TENSOR_CORE.findall(ptx):
         found[instruction] = found.get(instruction, 0) + 1
     shuffles, copies = len(SHUFFLE.findall(ptx)), len(ASYNC_COPY.findall(ptx))
-    return Form(name, backend, registers, shared, stack, spilled, shuffles, copies, found, tile_ops)
+    vectors = len(VECTOR_ACCESS.findall(ptx))
+    return Form(
+        name, backend, registers, shared, stack, spilled, shuffles, copies, vectors, found, tile_ops
+    )
 
 
 def table(forms: list[Form]) -> list[str]:
     rows = [
         "| kernel | backend | registers | shared memory | stack frame | spilled | shuffles "
-        "| async copies | tensor-core instructions | TileLang tile operations |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
+        "| async copies | vector accesses | tensor-core instructions | TileLang tile operations |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for form in forms:
         cores = ", ".join(f"{n} x `{i}`" for i, n in sorted(form.tensor_core.items())) or "none"
@@ -171,13 +193,14 @@ def table(forms: list[Form]) -> list[str]:
         rows.append(
             f"| {form.kernel} | {form.backend} | {form.registers} | {form.shared_bytes} B | "
             f"{form.stack_bytes} B | {form.spilled_bytes} B | {form.shuffles} | "
-            f"{form.async_copies} | {cores} | {tiles} |"
+            f"{form.async_copies} | {form.vector_accesses} | {cores} | {tiles} |"
         )
     return rows
 
 
-def targets(forms: list[Form]) -> list[str]:
-    """Issue 13's static targets, each met or not, with the forms that miss it."""
+def targets(forms: list[Form], wide: list[Form]) -> list[str]:
+    """Issue 13's static targets, each met or not, with the forms that miss it; `wide`: the
+    CUDA C++ forms at GPU block sizes."""
     by_key = {(f.kernel, f.backend): f for f in forms}
 
     def verdict(misses: list[str], checked: int) -> str:
@@ -251,6 +274,14 @@ def targets(forms: list[Form]) -> list[str]:
             len([f for f in staged if f.kernel in TF32_DOTS]),
         )
         + " |",
+        "| CUDA C++ at GPU block sizes: vector_add, fused_elementwise, softmax and rms_norm load "
+        "and store their contiguous tensors as vectors (`ld.global.v*`, `st.global.v*`), with no "
+        "stack | "
+        + verdict(
+            [f.kernel for f in wide if not f.vector_accesses or f.stack_bytes or f.spilled_bytes],
+            len(wide),
+        )
+        + " |",
     ]
 
 
@@ -262,6 +293,10 @@ def main(argv: list[str] | None = None) -> int:
         for backend in BACKENDS:
             forms.append(gpu_form(name, backend))
             print(table(forms)[-1], flush=True)
+    wide = []
+    for name in (k for k in VECTORIZED if k in kernels):
+        wide.append(gpu_form(name, "cuda", gpu_sizes=True))
+        print(table(wide)[-1], flush=True)
     lines = [
         "# GPU forms without a GPU (sm_90)",
         "",
@@ -273,9 +308,14 @@ def main(argv: list[str] | None = None) -> int:
         "",
         *table(forms),
         "",
+        "CUDA C++ at the benchmark's GPU block sizes (bench/gpu.py), where each thread takes "
+        "several consecutive elements (lanes) and loads and stores them as one vector:",
+        "",
+        *table(wide),
+        "",
         "## Targets",
         "",
-        *targets(forms),
+        *targets(forms, wide),
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n")
