@@ -51,7 +51,8 @@ def test_trace_is_json_with_the_pipeline():
     result = ntc("compile", str(PROGRAMS / "matmul.py"), "--emit", "trace")
     assert result.returncode == 0, result.stderr
     trace = json.loads(result.stdout.split("\n", 1)[1])
-    assert [entry["pass"] for entry in trace][:3] == [
+    assert [entry["pass"] for entry in trace][:4] == [
+        "ssa.specialize_arguments",
         "ssa.canonicalize",
         "ssa.analyze_effects",
         "ssa.select_schedule",

@@ -144,3 +144,17 @@ def test_a_misaligned_vector_access_fails_as_on_a_gpu():
         cuda_launcher.launch(artifact, {"a": a, "b": b, "at": 2})
     with pytest.raises(ValueError, match="offset 2 is not a multiple of its 4 lanes"):
         run_kernel(parse_kernel(_SHIFTED), {"a": a.numpy(), "b": b.numpy(), "at": 2})
+
+
+def test_only_a_target_that_asks_is_specialized():
+    x = torch.randn(64)
+    for backend, wanted in (("cuda", True), ("triton", False), ("tvm", False)):
+        arrangement, application = _scaled_sum(64)
+        handle = compiler.dsl.make(
+            arrangement,
+            application,
+            tuple(compiler.dsl.Tensor(1) for _ in range(3)),
+            backend=backend,
+        )
+        artifact = handle.compile(x, x, x)
+        assert (specialized(artifact, handle.bindings(x, x, x)) is not artifact) == wanted

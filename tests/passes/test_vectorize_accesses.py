@@ -13,7 +13,7 @@ from test_lower_tiles_to_loops import _loop_target, _run
 
 from compiler.checking import build
 from compiler.ir import parse_kernel
-from compiler.passes import PassContext, PassManager, default_pipeline, parse_pipeline
+from compiler.passes import PassContext, PassError, PassManager, default_pipeline, parse_pipeline
 from compiler.passes.lanes import CONVEX, UNIFORM, lane_forms
 from compiler.runtime.grid import evaluate_grid
 from compiler.suite import SUITE
@@ -140,3 +140,19 @@ def test_lane_forms_follow_rows_of_a_tile_and_masks():
     assert forms["odd"] is None  # true around one lane: not an interval
     assert forms["col6"] is None  # a row of 6 is not whole vectors of 4
     assert forms["scaled"] is None  # a stride the launch did not fix
+
+
+def test_specialized_arguments_must_be_index_arguments():
+    kernel = parse_kernel(
+        'kernel @k(%a: buffer<f32>, %n: index) attributes {grid = "1", unit_arguments = ["a"]} {\n'
+        "  %0 = mem.load(%a, %n) : f32\n"
+        "  mem.store(%a, %n, %0)\n"
+        "}\n"
+    )
+    with pytest.raises(PassError, match="has no index argument 'a' to specialize"):
+        PassManager(parse_pipeline("ssa.specialize_arguments"), PassContext()).run(kernel)
+    kernel.attrs["unit_arguments"] = ["n"]
+    PassManager(parse_pipeline("ssa.specialize_arguments,ssa.canonicalize"), PassContext()).run(
+        kernel
+    )
+    assert [op.attrs.get("value") for op in kernel.body.ops][:1] == [1]

@@ -61,12 +61,12 @@ def test_page_in_headless_chromium(page_file, tmp_path):
     from playwright.sync_api import sync_playwright
 
     path, artifact = page_file
-    # a pass after the first that changed the IR and its op counts, and a line it added that
-    # the IR before it did not have
+    # a pass after the first that changed the IR and its op counts and made remarks (the
+    # schedule's), and a line it added that the IR before it did not have
     index, entry = next(
         (i, e)
         for i, e in enumerate(artifact.trace, 1)
-        if i > 1 and e["changed"] and e["op_count_delta"]
+        if i > 1 and e["changed"] and e["op_count_delta"] and e["remarks"]
     )
     earlier = set(artifact.trace[index - 2]["ir"].splitlines())
     added = next(line for line in entry["ir"].splitlines() if line not in earlier)

@@ -182,8 +182,10 @@ TARGET = Target(
         # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce, of a
         # source that needs no more shared memory than a 64 x 64 f32 tile to hold.
         "array_reduce": {"dtypes": ("f32", "f64", "i32", "i64"), "max_elements": 4096},
-        # A thread's consecutive elements of a buffer the launch found 16-byte aligned, in a
-        # unit stride, load and store as 16-byte vectors (ntc_load_lanes: ld.global.v4).
+        # A launch specializes the kernel to its unit strides and 16-byte aligned buffers
+        # (compiler/runtime/specialization.py), and a thread's consecutive elements of such a
+        # buffer load and store as vectors of up to 16 bytes (ntc_load_lanes: ld.global.v4).
+        "specialize": {"alignment": 16},
         "vector_access": {"bytes": 16},
     },
     operand_dtypes={
