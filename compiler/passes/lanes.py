@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from compiler.ir import Operation, Value
 from compiler.passes.constants import constant_value
 from compiler.passes.legalize_argument_dtypes import storage_width
+from compiler.passes.ranges import loop_of_induction_variable
 from compiler.passes.rewrite import defining_op
 
 UNIFORM, CONVEX = "uniform", "convex"
@@ -169,9 +170,10 @@ def _outside(value: Value, lanes: int, depth: int = 8) -> Form | str | None:
     if dtype != "index":
         return None
     op = defining_op(value)
-    if op is None and depth > 0 and _loop_of(value) is not None:
+    loop = loop_of_induction_variable(value) if op is None and depth > 0 else None
+    if loop is not None:
         # a counter from a lower bound up: at least 0 where the bound and the step are
-        bound, _, step = (_outside(v, lanes, depth - 1) for v in _loop_of(value).operands[:3])
+        bound, _, step = (_outside(v, lanes, depth - 1) for v in loop.operands[:3])
         return Form(0, False, bound.nonnegative and step.nonnegative)
     if op is None or depth == 0:
         return Form(0, False, False)
@@ -185,13 +187,3 @@ def _outside(value: Value, lanes: int, depth: int = 8) -> Form | str | None:
             return Form(0, a.aligned and b.aligned, _both_nonnegative([a, b]))
         return Form(0, a.aligned or b.aligned, _both_nonnegative([a, b]))
     return Form(0, False, False)
-
-
-def _loop_of(value: Value) -> Operation | None:
-    """The `scf.for` whose counter `value` is, if it is one."""
-    block = value.owner
-    region = getattr(block, "parent", None)
-    loop = getattr(region, "parent", None)
-    if isinstance(loop, Operation) and loop.name == "scf.for" and block.args[0] is value:
-        return loop
-    return None

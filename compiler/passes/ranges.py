@@ -59,7 +59,7 @@ class ValueRanges:
         return self.cache[value]
 
     def _loop_fact(self, iv: Value, other: Value, pred: str) -> bool | None:
-        loop = _loop_of_induction_variable(iv)
+        loop = loop_of_induction_variable(iv)
         if loop is None or not _at_least(self.bounds(loop.operands[2]), 1):
             return None
         lower, upper = loop.operands[:2]
@@ -77,7 +77,7 @@ class ValueRanges:
         return _BELOW_UPPER[pred] if pred in ("lt", "ge") else None
 
     def _compute(self, value: Value) -> Interval:
-        loop = _loop_of_induction_variable(value)
+        loop = loop_of_induction_variable(value)
         if loop is not None:
             return self.bounds(loop.operands[0])[0], _add(self.bounds(loop.operands[1])[1], -1)
         op = defining_op(value)
@@ -116,7 +116,8 @@ def _strip_splats(value: Value) -> Value:
     return value
 
 
-def _loop_of_induction_variable(value: Value) -> Operation | None:
+def loop_of_induction_variable(value: Value) -> Operation | None:
+    """The `scf.for` whose counter `value` is, if it is one."""
     block = value.owner
     region = getattr(block, "parent", None)
     loop = getattr(region, "parent", None)

@@ -34,17 +34,21 @@ class VectorizeAccesses(Pass):
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         aligned = set(kernel.attrs.get("aligned") or ())
         loops = [op for op in kernel.walk() if op.name == "scf.for" and "lanes" in op.attrs]
+        if not loops:
+            return False
+        # the lanes' array is the thread's own, as its scalars are
+        scope = ctx.require_target(self.name).memory_scopes.get("scalar", "local")
         changed = False
         for loop in loops:
             body = loop.regions[0].block
             for access in vector_accesses(body.ops, body.args[0], loop.attrs["lanes"], aligned):
-                _Vector(kernel, loop, access).rewrite()
+                _Vector(kernel, loop, access, scope).rewrite()
                 changed = True
         return changed
 
 
 class _Vector:
-    def __init__(self, kernel: Kernel, loop: Operation, access: Operation):
+    def __init__(self, kernel: Kernel, loop: Operation, access: Operation, scope: str):
         self.kernel, self.loop, self.access = kernel, loop, access
         self.lanes = loop.attrs["lanes"]
         self.body = loop.regions[0].block
@@ -53,7 +57,7 @@ class _Vector:
         buffer = access.operands[0]
         alloc = Builder(kernel.body)
         alloc.index = 0
-        attrs = {"dtype": buffer.type.dtype, "size": self.lanes, "scope": "local"}
+        attrs = {"dtype": buffer.type.dtype, "size": self.lanes, "scope": scope}
         self.array = alloc.create("mem.alloc", [], attrs).result
 
     def rewrite(self) -> None:
