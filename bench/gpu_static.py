@@ -47,7 +47,9 @@ REDUCTIONS = ("softmax", "rms_norm", "sum_1d")
 SHUFFLE = re.compile(r"^\s*shfl\.sync\.", re.MULTILINE)
 ASYNC_COPY = re.compile(r"^\s*cp\.async\.c[ag]\.", re.MULTILINE)
 VECTOR_ACCESS = re.compile(r"^\s*(?:ld\.global(?:\.nc)?|st\.global)\.v[248]\.", re.MULTILINE)
-VECTORIZED = ("vector_add", "fused_elementwise", "softmax", "rms_norm")  # at GPU block sizes
+# At GPU block sizes: elementwise, row and dot kernels whose tiles are rows of contiguous tensors.
+VECTORIZED = ("vector_add", "fused_elementwise", "softmax", "rms_norm", "matmul", "matmul_fp16")
+VECTORIZED += ("bmm", "bmm_fp16", "flash_attention")
 PIPELINED = ("matmul", "matmul_fp16", "bmm", "bmm_fp16")  # loops of box copies and a dot
 # A T.copy of a box into an array, and the stages of a pipelined loop (each a buffer of it).
 BOX_COPY_INTO = re.compile(r"T\.copy\(T\.StridedTensor\(.*?\], ntc_view\((\w+),")
@@ -274,12 +276,17 @@ def targets(forms: list[Form], wide: list[Form]) -> list[str]:
             len([f for f in staged if f.kernel in TF32_DOTS]),
         )
         + " |",
-        "| CUDA C++ at GPU block sizes: vector_add, fused_elementwise, softmax and rms_norm load "
-        "and store their contiguous tensors as vectors (`ld.global.v*`, `st.global.v*`), with no "
-        "stack | "
+        "| CUDA C++ at GPU block sizes: vector_add, fused_elementwise, softmax, rms_norm and "
+        "the matmul, bmm and attention kernels load and store their contiguous tensors as "
+        "vectors (`ld.global.v*`, `st.global.v*`), with no stack | "
         + verdict(
-            [f.kernel for f in wide if not f.vector_accesses or f.stack_bytes or f.spilled_bytes],
-            len(wide),
+            [
+                f.kernel
+                for f in wide
+                if f.kernel in VECTORIZED
+                and (not f.vector_accesses or f.stack_bytes or f.spilled_bytes)
+            ],
+            len([f for f in wide if f.kernel in VECTORIZED]),
         )
         + " |",
     ]
@@ -294,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
             forms.append(gpu_form(name, backend))
             print(table(forms)[-1], flush=True)
     wide = []
-    for name in (k for k in VECTORIZED if k in kernels):
+    for name in kernels:
         wide.append(gpu_form(name, "cuda", gpu_sizes=True))
         print(table(wide)[-1], flush=True)
     lines = [

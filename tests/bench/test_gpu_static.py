@@ -56,7 +56,7 @@ def test_report_for_one_kernel(tmp_path):
     assert "| elementwise tiles in registers: no shared memory, no stack in vector_add" in text
     assert "fused_elementwise | met |" in text
     # at GPU block sizes each thread's lanes of its contiguous tensors go as vectors
-    assert "vector_add, fused_elementwise, softmax and rms_norm load and store" in text
+    assert "vector_add, fused_elementwise, softmax, rms_norm and the matmul" in text
     wide = text.split("CUDA C++ at the benchmark's GPU block sizes")[1].split("## Targets")[0]
     (row,) = [line for line in wide.splitlines() if line.startswith("| vector_add | cuda |")]
     assert int(row.split("|")[9]) == 3  # two vector loads and one vector store
