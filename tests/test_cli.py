@@ -105,8 +105,13 @@ def test_passes_lists_every_default_pass_with_its_category():
             "needs the constexpr values BLOCK_SIZE at compile time; give them (-D BLOCK_SIZE=N)",
         ),
         (
-            ["compile", str(PROGRAMS / "flash_attention.py")],
+            ["compile", str(PROGRAMS / "flash_attention.py"), "-D", "is_causal=0"],
             "where sizes must agree, give them values: -D k_size_3=N",
+        ),
+        (
+            ["compile", str(PROGRAMS / "flash_attention.py"), "--backend", "tilelang"],
+            "the constexpr parameter(s) is_causal have no value, and the program is compiled for "
+            "one; give them (-D is_causal=N)",
         ),
         (["compile", str(PROGRAMS / "softmax.py"), "-D", "BLOCK_SIZE"], "write NAME=VALUE"),
         (["compile", str(PROGRAMS / "matmul.py"), "-DBLOCK_SIZE_0=8"], "is outside [32, 1024]"),

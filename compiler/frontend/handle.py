@@ -166,6 +166,18 @@ class KernelHandle:
         NineToothed's `make` leaves them to Triton); elsewhere the error says which -D to give."""
         missing = sorted(set(self.constexpr_names) - set(kwargs))
         defines = " ".join(f"-D {name}=N" for name in missing)
+        # A constexpr parameter decides branches of the program: no backend keeps it open.
+        unvalued = [
+            name
+            for name, tensor in zip(self.names, self.tensors, strict=True)
+            if tensor.constexpr and tensor.value is None and name not in kwargs
+        ]
+        if unvalued:
+            raise CompileError(
+                f"{self.kernel_name}: the constexpr parameter(s) {', '.join(unvalued)} have no "
+                "value, and the program is compiled for one; give them "
+                f"({' '.join(f'-D {name}=N' for name in unvalued)})"
+            )
         if missing and not get_target(self.backend, self.device).syntax.constexpr_param:
             raise CompileError(
                 f"{self.kernel_name}: the {self.backend} backend needs the constexpr values "
