@@ -220,7 +220,8 @@ class _Interpreter:
             return []
         if name == "mem.dot":
             m, n, k = attrs["m"], attrs["n"], attrs["k"]
-            product = x[0].reshape(m, k).astype(np.float64) @ x[1].reshape(k, n).astype(np.float64)
+            b = x[1].reshape(n, k).T if attrs.get("transpose_b") else x[1].reshape(k, n)
+            product = x[0].reshape(m, k).astype(np.float64) @ b.astype(np.float64)
             x[2][:] = product.ravel() + (x[2] if attrs["accumulate"] else 0)
             return []
         if name == "mem.reduce":

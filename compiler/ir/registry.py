@@ -309,13 +309,15 @@ def _write(types: list[Type], attrs: dict) -> list[Type]:
 
 
 def _array_dot(types: list[Type], attrs: dict) -> list[Type]:
-    """(a, b, c) arrays holding row-major [m, k], [k, n] and [m, n]."""
+    """(a, b, c) arrays holding row-major [m, k], [k, n] (or [n, k]: `transpose_b`) and [m, n]."""
     dims = {name: attrs[name] for name in ("m", "n", "k")}
     if not all(isinstance(d, int) and d > 0 for d in dims.values()):
         raise TypeRuleError(f"m, n and k must be positive ints, got {dims}")
     m, n, k = dims["m"], dims["n"], dims["k"]
     if not isinstance(attrs["accumulate"], bool):
         raise TypeRuleError(f"accumulate must be true or false, got {attrs['accumulate']!r}")
+    if not isinstance(attrs.get("transpose_b", False), bool):
+        raise TypeRuleError(f"transpose_b must be true or false, got {attrs['transpose_b']!r}")
     if not all(isinstance(t, ArrayType) for t in types):
         raise TypeRuleError(f"expects three arrays, got {', '.join(map(str, types))}")
     sizes = [t.size for t in types]
@@ -569,9 +571,10 @@ def _defs() -> list[OpDef]:
             (3, 3),
             _array_dot,
             attrs=("m", "n", "k", "accumulate"),
+            optional_attrs=("transpose_b",),
             effect="write",
-            description="c = a @ b (c += a @ b where accumulate) on row-major arrays, by every "
-            "thread of the program together",
+            description="c = a @ b (c += a @ b where accumulate; b held [n, k] where transpose_b) "
+            "on row-major arrays, by every thread of the program together",
         ),
         OpDef(
             "mem.reduce",

@@ -16,7 +16,9 @@ A dot the target's `array_dot` capability takes (a block-wide routine, such as t
 `array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
 Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`), the `mem.dot`
 sums into the carried array in place (`accumulate`), kept in the target's `accumulator` scope for
-the whole loop when it has one: no sum array per iteration, no elementwise add.
+the whole loop when it has one: no sum array per iteration, no elementwise add. A tile computed
+before a loop that a block-wide op in it takes whole (attention's scaled query) is filled once,
+before the loop, not recomputed into its array in every iteration.
 
 Where the target copies boxes block-wide (capability `box_copy`: `mem.copy_box_in` and
 `mem.copy_box_out`), tiles that block-wide ops take or make move so: a load only dots read whose
@@ -235,7 +237,7 @@ class _Lowering:
         readers = self.readers.get(op.result, [])
         if not (self.box_copy and readers and op.attrs.get("other", 0) == 0):
             return False
-        if not all(reader.name == "linalg.dot" and self.taken(reader) for reader in readers):
+        if not all(self.dot_reads(reader, op.result) for reader in readers):
             return False
         box = find_box(offsets, mask[0] if mask else None, self.ranges)
         if box is None:
@@ -385,9 +387,34 @@ class _Lowering:
     def array_dot_into(self, b: Builder, dot: Operation, total: Value, accumulate: bool) -> None:
         left, right = dot.operands
         (m, k), n = left.type.shape, right.type.shape[1]
+        attrs = {"m": m, "n": n, "k": k, "accumulate": accumulate}
+        source = self.untransposed(right)
+        if source is not None:
+            right, attrs["transpose_b"] = source, True
         operands = [self.array_of(b, left), self.array_of(b, right), total]
-        b.create("mem.dot", operands, {"m": m, "n": n, "k": k, "accumulate": accumulate})
+        b.create("mem.dot", operands, attrs)
         self.block_written.add(total)
+
+    def untransposed(self, operand: Value) -> Value | None:
+        """The tile a dot's right operand transposes, where the target's array dot reads it
+        transposed (`array_dot["transposed"]`) and taken dots are all that read the transpose:
+        the dot then takes that tile's array, not a transposed copy of it."""
+        trans = operand.owner
+        if not (self.array_dot.get("transposed") and isinstance(trans, Operation)):
+            return None
+        readers = self.readers.get(operand, [])
+        taken = readers and all(r.name == "linalg.dot" and self.taken(r) for r in readers)
+        swapped = trans.name == "tile.trans" and list(trans.attrs["perm"]) == [1, 0]
+        if not (swapped and taken) or any(r.operands[0] is operand for r in readers):
+            return None
+        return trans.operands[0]
+
+    def dot_reads(self, reader: Operation, value: Value) -> bool:
+        """Whether `reader` is a taken dot that reads tile `value` whole: an operand of it, or
+        the tile a transposed operand of it comes from (`untransposed`)."""
+        if reader.name == "tile.trans":
+            return self.untransposed(reader.result) is value
+        return reader.name == "linalg.dot" and self.taken(reader)
 
     def copy_whole(self, b: Builder, dot: Operation, source: Value, destination: Value) -> None:
         b.create("mem.copy", [source, destination], {"shape": list(dot.result.type.shape)})
@@ -468,6 +495,8 @@ class _Lowering:
                 if sums[arg] is not None:
                     self.copy_whole(b, dot, cells[-1], sums[arg])
                 self.in_place[dot] = sums[arg] or cells[-1]
+        for value in self.invariant_block_operands(op):
+            self.array_of(b, value)
         new_iv = Value(ScalarType("index"))
         body = Block([new_iv])
         b.create("scf.for", [lb, ub, step], {}, [], [Region([body])])
@@ -487,6 +516,29 @@ class _Lowering:
                 self.copy_whole(b, accumulated[arg], sums[arg], cell)
         for result, cell in zip(op.results, cells, strict=True):
             self.held(b, result, cell)
+
+    def invariant_block_operands(self, loop: Operation) -> list[Value]:
+        """Tiles computed before `loop` that a block-wide op in it reads whole (a taken dot's
+        operands, a block-wide reduction's source): filled once, before the loop, rather than
+        recomputed into an array in every iteration."""
+        inside = set()
+        for nested in loop.walk():
+            inside.update(nested.results)
+            inside.update(arg for region in nested.regions for arg in region.block.args)
+        found: list[Value] = []
+        for nested in loop.walk():
+            if nested.name == "linalg.dot" and self.taken(nested):
+                left, right = nested.operands
+                read = [left, self.untransposed(right) or right]
+            elif nested.name in COMBINE:
+                (source,) = nested.operands
+                length = source.type.shape[nested.attrs["axis"]]
+                read = [source] if self.reduces_whole(source, length) else []
+            else:
+                continue
+            fresh = [v for v in read if v not in inside and v not in self.arrays]
+            found += [v for v in fresh if isinstance(v.type, TileType) and v not in found]
+        return found
 
     def refresh(self, b: Builder, moves: list[tuple[Value, Value, Value]]) -> None:
         """Write each yielded value into its carried array, all reads before any write (a yielded

@@ -230,7 +230,7 @@ def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
         m, _, n = map(
             int,
             re.search(
-                r"\[(\d+), \d+\]\), ntc_view\(\w+, \[(\d+), (\d+)\]", artifact.source
+                r"\[(\d+), \d+\]\), ntc_view\(\w+, \[(\d+), (\d+)\]\), \w+, clear", artifact.source
             ).groups(),
         )
         assert artifact.num_warps == m // 16 * (n // 8)
@@ -248,12 +248,14 @@ def test_cuda_form_copies_dot_operands_in_a_pipelined_loop(name):
     each, into shared arrays of their 2-D shape, the loop `T.Pipelined`, which TileLang lowers to
     asynchronous copies (`cp.async`) of the next iterations' tiles while this one's gemm runs.
     Where the sum is stored from the array the accumulator fills (f32 results), that store is a
-    `T.copy` too. Convolution's im2col loads are no boxes; attention's loop does more than copy
-    and multiply, so it is not pipelined."""
+    `T.copy` too. Convolution's im2col loads are no boxes. Attention copies its keys and values
+    as boxes, the keys read by `T.gemm(..., transpose_B=True)` (its `dot(q, trans(k))`); its
+    loop does more than copy and multiply, so it is not pipelined."""
     artifact = cuda_form(name)
     pipelined = name in PIPELINED
     copies_in = artifact.source.count("T.copy(T.StridedTensor(")
-    assert copies_in == (2 if pipelined else int(name in LOOP_CARRIED))
+    assert copies_in == (2 if pipelined or name in LOOP_CARRIED else 0)
+    assert artifact.source.count("transpose_B=True") == int(name in LOOP_CARRIED)
     assert ("T.Pipelined(" in artifact.source) == pipelined
     assert ("tl::cp_async_commit" in cuda_source(artifact)) == pipelined
     stored = [line for line in artifact.source.splitlines() if "T.copy(ntc_view" in line]

@@ -257,6 +257,13 @@ kernel @k() {
   mem.dot(%0, %0, %1) {accumulate = 1, k = 16, m = 16, n = 16}
 }
 // -----
+// expected-error: transpose_b must be true or false, got 1
+kernel @k() {
+  %0 = mem.alloc() {dtype = "f16", size = 256} : array<f16[256]>
+  %1 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
+  mem.dot(%0, %0, %1) {accumulate = false, k = 16, m = 16, n = 16, transpose_b = 1}
+}
+// -----
 // expected-error: expects two arrays of one type
 kernel @k() {
   %0 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>

@@ -92,6 +92,7 @@ kernel @block_dot(%x: buffer<f32>) {
   %3 = mem.alloc() {dtype = "f32", operand_dtype = "f16", scope = "fragment", shape = [32, 16], size = 512} : array<f32[512]>
   mem.dot(%0, %1, %3) {accumulate = false, k = 16, m = 32, n = 16}
   mem.dot(%0, %1, %3) {accumulate = true, k = 16, m = 32, n = 16}
+  mem.dot(%0, %1, %3) {accumulate = true, k = 16, m = 32, n = 16, transpose_b = true}
   mem.copy(%3, %2) {shape = [32, 16]}
   %4 = mem.alloc() {dtype = "f32", scope = "shared", size = 16} : array<f32[16]>
   mem.reduce(%2, %4) {kind = "max", shape = [1, 32, 16]}

@@ -119,6 +119,22 @@ def test_tiles_block_ops_take_and_make_move_as_boxes(name, boxes, form, make_tar
     assert _counts(work) == boxes | {"stages": [2] if boxes["in"] else []}
 
 
+@pytest.mark.parametrize("transposed", [False, True])
+def test_a_dot_of_a_transposed_tile_reads_the_tile(transposed, make_target, interpret):
+    """Attention's `dot(q, trans(k[j]))`: where the target's array dot reads its right operand
+    transposed (`array_dot["transposed"]`), the key tile is copied in as a box and the dot takes
+    it with `transpose_b`, no transposed copy; without it, the key is an element loop and the
+    transpose another. Either way the kernel matches torch in the interpreter."""
+    target = _box_target(make_target, FORMS[1])
+    target.capabilities["array_dot"] = target.capabilities["array_dot"] | {"transposed": transposed}
+    work = _matches_torch("flash_attention", target, interpret)
+    dots = [op for op in work.walk() if op.name == "mem.dot"]
+    assert [op.attrs.get("transpose_b", False) for op in dots] == [transposed, False]
+    assert _counts(work)["in"] == (2 if transposed else 1)  # keys (transposed only) and values
+    fills = {op.operands[0] for op in work.walk() if op.name == "mem.write"}
+    assert (dots[0].operands[1] in fills) is not transposed
+
+
 def test_without_the_capability_loads_stay_element_loops(make_target):
     target = _loop_target(make_target, FORMS[1])
     target.capabilities["array_dot"] = {"dtypes": ("tf32",), "multiple": 16}

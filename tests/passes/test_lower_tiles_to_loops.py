@@ -132,6 +132,26 @@ def test_a_dot_the_target_takes_whole_is_one_array_dot(name, accumulator, make_t
         assert not any(op.name == "mem.copy" for loop in loops for op in loop.walk())
 
 
+def test_a_dot_operand_computed_before_its_loop_is_filled_once(make_target, interpret):
+    """Attention scales the query once, before its loop over keys; the loop's first dot takes
+    that tile whole, so its array is filled before the loop and nothing in the loop writes it
+    (recomputing it there would cost an elementwise pass per block of keys)."""
+    target = _loop_target(make_target, FORMS[1])
+    target.capabilities["array_dot"] = {"dtypes": ("f16", "bf16"), "multiple": 16}
+    work = _matches_torch("flash_attention", target, interpret)
+    (loop,) = [op for op in work.walk() if op.name == "scf.for" and "mem.dot" in _names(op)]
+    written = {op.operands[0] for op in loop.walk() if op.name == "mem.write"}
+    dots = [op for op in loop.walk() if op.name == "mem.dot"]
+    query = dots[0].operands[0]
+    assert query not in written
+    assert any(op.name == "mem.write" and op.operands[0] is query for op in work.walk())
+    assert all(v in written for dot in dots for v in dot.operands[:2] if v is not query)
+
+
+def _names(op) -> list[str]:
+    return [nested.name for nested in op.walk()]
+
+
 @pytest.mark.parametrize("name", ["softmax", "rms_norm", "sum_1d", "max_pool2d"])
 def test_a_reduction_the_target_takes_is_one_array_reduce(name, make_target, interpret):
     """Where the target reduces arrays of the dtype (`array_reduce`), each reduction along more

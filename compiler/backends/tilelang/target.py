@@ -188,11 +188,15 @@ def _block_dot(op: OpText) -> str:
     """mem.dot as TileLang's tensor-core T.gemm: the shared operand arrays viewed 2-D, summed
     into the fragment the tile lowering allocated (`array_dot["accumulator"]`), cleared first
     unless the dot accumulates. TileLang lays the operand arrays out for the gemm and rewrites
-    every other access to them to match."""
+    every other access to them to match. A `transpose_b` operand is held [n, k]: T.gemm reads it
+    transposed."""
     a, b, c = op.args
     m, n, k = (op.fields[d] for d in "mnk")
-    operands = f"ntc_view({a}, [{m}, {k}]), ntc_view({b}, [{k}, {n}]), {c}"
-    return f"T.gemm({operands}, clear_accum={not op.attrs['accumulate']})"
+    transposed = op.attrs.get("transpose_b", False)
+    b_shape = f"[{n}, {k}]" if transposed else f"[{k}, {n}]"
+    operands = f"ntc_view({a}, [{m}, {k}]), ntc_view({b}, {b_shape}), {c}"
+    flags = ", transpose_B=True" * transposed
+    return f"T.gemm({operands}{flags}, clear_accum={not op.attrs['accumulate']})"
 
 
 def _block_reduce(op: OpText) -> str:
@@ -262,6 +266,8 @@ CUDA_TARGET = dataclasses.replace(
             "multiple": 16,
             "warp_tile": (16, 8),
             "accumulator": "fragment",
+            # T.gemm(..., transpose_B=True): a dot of a transposed tile reads the tile itself.
+            "transposed": True,
         },
         "array_reduce": {"dtypes": ("f32",), "max_elements": 4096},
         # Tiles dots read, and those block-wide ops wrote, move between global and shared
