@@ -16,7 +16,9 @@ A dot the target's `array_dot` capability takes (a block-wide routine, such as t
 `array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
 Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`), the `mem.dot`
 sums into the carried array in place (`accumulate`), kept in the target's `accumulator` scope for
-the whole loop when it has one: no sum array per iteration, no elementwise add. A tile computed
+the whole loop when it has one: no sum array per iteration, no elementwise add. So does a sum the
+loop rescales element by element before adding the dot (`rescaled_sums.py`), where the target
+addresses the accumulator's elements (`accumulator_elements`). A tile computed
 before a loop that a block-wide op in it takes whole (attention's scaled query) is filled once,
 before the loop, not recomputed into its array in every iteration.
 
@@ -53,6 +55,7 @@ from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.boxes import Box, find_box
 from compiler.passes.ranges import ValueRanges
 from compiler.passes.registry import register
+from compiler.passes.rescaled_sums import rescales
 from compiler.passes.tile_elements import Elements
 
 COMBINE = {"reduce.sum": "arith.add", "reduce.max": "arith.max", "reduce.min": "arith.min"}
@@ -125,8 +128,10 @@ class _Lowering:
         self.arrays: dict[Value, Value] = {}
         self.elements = Elements(pass_name, self.scalars, self.arrays)
         self.allocs = Block()
-        # linalg.dot -> the array it sums into in place (see `accumulated_dots`)
+        # linalg.dot -> the array it sums into in place (see `accumulated_dots`), and the
+        # rescaled sum it adds to where the loop rescales it first
         self.in_place: dict[Operation, Value] = {}
+        self.rescaled: dict[Operation, Value] = {}
 
     def run(self) -> None:
         body = Block()
@@ -345,6 +350,10 @@ class _Lowering:
         result = op.result
         dtype = result.type.dtype
         if op in self.in_place:
+            if op in self.rescaled:
+                rescale = self.rescaled[op]
+                at = lambda inner, index: self.elements.at(inner, rescale, index)  # noqa: E731
+                self.fill(b, rescale, at, self.in_place[op])
             self.array_dot_into(b, op, self.in_place[op], accumulate=True)
             return
         array = self.alloc(dtype, math.prod(result.type.shape))
@@ -423,25 +432,37 @@ class _Lowering:
     def accumulated_dots(self, loop: Operation) -> Mapping[Value, Operation]:
         """Carried tiles the loop only adds a taken dot to (`acc = acc + dot(a, b)` in its body,
         each of the three values used nowhere else), with those dots: the sum can stay in the
-        carried array, which the dot then adds to in place."""
+        carried array, which the dot then adds to in place. So can a sum the loop rescales
+        element by element before adding the dot (`acc * alpha[:, None] + dot(p, v)`:
+        `rescaled_sums.py`) where the target reads and writes its accumulator's elements
+        (`array_dot["accumulator_elements"]`, or no accumulator scope): the rescale overwrites
+        the array just before the dot (`self.rescaled`)."""
         body = loop.regions[0].block
         _, *carried = body.args
+        elements = self.array_dot.get("accumulator_elements") or not self.array_dot.get(
+            "accumulator"
+        )
         found = {}
         for arg, value in zip(carried, body.ops[-1].operands, strict=True):
             add = value.owner
             if not isinstance(add, Operation) or add.name != "arith.add" or add.parent is not body:
                 continue
-            others = [v for v in add.operands if v is not arg]
-            dot = others[0].owner if len(others) == 1 else None
-            if (
-                isinstance(dot, Operation)
-                and dot.name == "linalg.dot"
-                and dot.parent is body
-                and dot.result.type == arg.type
-                and self.taken(dot)
-                and all(len(self.readers.get(v, ())) == 1 for v in (arg, dot.result, value))
-            ):
-                found[arg] = dot
+            for kept, other in (add.operands, add.operands[::-1]):
+                dot = other.owner
+                if not (
+                    isinstance(dot, Operation)
+                    and dot.name == "linalg.dot"
+                    and dot.parent is body
+                    and dot.result.type == arg.type
+                    and self.taken(dot)
+                    and all(len(self.readers.get(v, ())) == 1 for v in (arg, dot.result, value))
+                ):
+                    continue
+                if kept is arg:
+                    found[arg] = dot
+                elif elements and rescales(kept, arg, dot, body, self.readers):
+                    found[arg], self.rescaled[dot] = dot, kept
+                break
         return found
 
     def array_of(self, b: Builder, value: Value) -> Value:
@@ -495,6 +516,7 @@ class _Lowering:
                 if sums[arg] is not None:
                     self.copy_whole(b, dot, cells[-1], sums[arg])
                 self.in_place[dot] = sums[arg] or cells[-1]
+                self.arrays[arg] = self.in_place[dot]  # what a rescale of the sum reads
         for value in self.invariant_block_operands(op):
             self.array_of(b, value)
         new_iv = Value(ScalarType("index"))

@@ -47,6 +47,9 @@ class Elements:
 
     def linear(self, b: Builder, index: tuple[Value, ...], shape: tuple[int, ...]) -> Value:
         """The row-major position of `index` in `shape` (dims of size 1 contribute nothing)."""
+        known = self.memo.get(("linear", tuple(index), tuple(shape)))
+        if known is not None:
+            return known
         terms = [
             i if stride == 1 else self.binary(b, "arith.mul", i, stride)
             for i, size, stride in zip(index, shape, strides(shape), strict=True)
@@ -70,6 +73,9 @@ class Elements:
             if d > 0:  # the leading dim needs no wrap: position < prod(shape)
                 value = self.binary(b, "arith.irem", value, size)
             index.append(value)
+        # An array of this shape read at this index is read at `position` itself: the very
+        # expression a write there uses (TileLang matches a fragment's accesses structurally).
+        self.memo[("linear", tuple(index), tuple(shape))] = position
         return tuple(index)
 
     # -- elements ----------------------------------------------------------------------------------

@@ -203,7 +203,7 @@ def test_cuda_form_of_suite_kernel_lowers_and_compiles_for_sm_90(name):
 
 F16_DOTS = {"matmul_fp16", "bmm_fp16", "flash_attention", "flash_attention_causal"}
 F32_DOTS = {"matmul", "bmm", "addmm", "conv2d"}  # each permits TF32 products (Triton's default)
-LOOP_CARRIED = {"flash_attention", "flash_attention_causal"}  # their dots' sums are rescaled
+ATTENTION = {"flash_attention", "flash_attention_causal"}  # a transposed dot and a rescaled sum
 
 
 @pytest.mark.parametrize("name", sorted(SUITE))
@@ -213,15 +213,17 @@ def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
     the operands' kind (f16, TF32). The warps are as many as split each dot's result into 16 x 8
     blocks. The C form keeps loops. A dot a loop adds to its carried
     tile sums into one fragment for the whole loop (copied in before it and out after), not
-    into a cleared one per iteration."""
+    into a cleared one per iteration; so does attention's, whose sum the loop rescales in that
+    fragment first (a `T.Parallel` over it), while its `q @ k^T` starts from zero."""
     artifact = cuda_form(name)
     gemm = name in F16_DOTS | F32_DOTS
     assert ("T.gemm(ntc_view(" in artifact.source) == gemm
     assert bool(re.search(r"T\.alloc_fragment\(\(\d+, \d+\)", artifact.source)) == gemm
     kinds = set(re.findall(r"tl::mma_sync<tl::DataType::(\w+)", cuda_source(artifact)))
     assert kinds == ({"kFloat16"} if name in F16_DOTS else {"kTensorFloat32"} if gemm else set())
-    accumulated = gemm and name not in LOOP_CARRIED
+    accumulated = gemm
     assert ("clear_accum=False" in artifact.source) == accumulated
+    assert artifact.source.count("clear_accum=True") == int(name in ATTENTION)
     fragment_copies = [
         line for line in artifact.source.splitlines() if "T.copy(" in line and "Strided" not in line
     ]
@@ -254,8 +256,8 @@ def test_cuda_form_copies_dot_operands_in_a_pipelined_loop(name):
     artifact = cuda_form(name)
     pipelined = name in PIPELINED
     copies_in = artifact.source.count("T.copy(T.StridedTensor(")
-    assert copies_in == (2 if pipelined or name in LOOP_CARRIED else 0)
-    assert artifact.source.count("transpose_B=True") == int(name in LOOP_CARRIED)
+    assert copies_in == (2 if pipelined or name in ATTENTION else 0)
+    assert artifact.source.count("transpose_B=True") == int(name in ATTENTION)
     assert ("T.Pipelined(" in artifact.source) == pipelined
     assert ("tl::cp_async_commit" in cuda_source(artifact)) == pipelined
     stored = [line for line in artifact.source.splitlines() if "T.copy(ntc_view" in line]

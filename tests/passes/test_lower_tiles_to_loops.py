@@ -9,11 +9,11 @@ import pytest
 import torch
 
 from compiler.checking import build
-from compiler.ir import parse_kernel, print_kernel
+from compiler.ir import Block, Builder, ScalarType, Value, parse_kernel, print_kernel
 from compiler.ir.types import TileType
 from compiler.passes import PassContext, PassManager, default_pipeline, parse_pipeline
 from compiler.passes.array_dot import takes, warps_split
-from compiler.passes.tile_elements import strides
+from compiler.passes.tile_elements import Elements, strides
 from compiler.runtime.grid import evaluate_grid
 from compiler.suite import SUITE
 
@@ -102,24 +102,34 @@ def test_private_arrays_take_their_loops_barriers_away(make_target):
     assert barriers(FORMS[2]) == (2, 3)  # around the store only; each loop's rounds guarded
 
 
+@pytest.mark.parametrize("elements", [False, True])
 @pytest.mark.parametrize("accumulator", [None, "fragment"])
 @pytest.mark.parametrize("name", ["matmul_fp16", "bmm_fp16", "flash_attention"])
-def test_a_dot_the_target_takes_whole_is_one_array_dot(name, accumulator, make_target, interpret):
+def test_a_dot_the_target_takes_whole_is_one_array_dot(
+    name, accumulator, elements, make_target, interpret
+):
     """f16 operands in 16 x 16 blocks: each dot is one block-wide `mem.dot` on the operands'
     arrays (the interpreter runs it), summed in an array of the `accumulator` scope where the
     target has one, and the kernel still matches torch. A dot a loop adds to the tile it carries
     (matmul's `accumulator += dot(...)`) sums into that tile in place: copied into the accumulator
-    scope before the loop and out after it, not once per dot; other dots (attention's) start from
-    zero and are copied out each time."""
+    scope before the loop and out after it, not once per dot. So does attention's second dot,
+    whose sum the loop rescales first (`acc * alpha[:, None] + dot(p, v)`), where the target
+    reads and writes the accumulator's elements (no accumulator scope, or
+    `accumulator_elements`); its first dot starts from zero and is copied out each time."""
+    if elements and not accumulator:
+        pytest.skip("without an accumulator scope the sum is a plain array")
     target = _loop_target(make_target, FORMS[1])
     capability = {"dtypes": ("f16", "bf16"), "multiple": 16}
-    capability |= {"accumulator": accumulator} if accumulator else {}
+    capability |= (
+        {"accumulator": accumulator, "accumulator_elements": elements} if accumulator else {}
+    )
     target.capabilities["array_dot"] = capability
     work = _matches_torch(name, target, interpret)
     dots = [op for op in work.walk() if op.name == "mem.dot"]
     assert dots and all(op.attrs["m"] % 16 == op.attrs["n"] % 16 == 0 for op in dots)
     in_place = [op for op in dots if op.attrs["accumulate"]]
-    assert len(in_place) == (len(dots) if name != "flash_attention" else 0)
+    rescaled = accumulator is None or elements
+    assert len(in_place) == (len(dots) if name != "flash_attention" else int(rescaled))
     copies = [op for op in work.walk() if op.name == "mem.copy"]
     expected = 2 * len(in_place) + len(dots) - len(in_place)
     assert len(copies) == (expected if accumulator else 0)
@@ -129,7 +139,8 @@ def test_a_dot_the_target_takes_whole_is_one_array_dot(name, accumulator, make_t
     loops = [op for op in work.walk() if op.name == "scf.for"]
     for dot in in_place:  # summed in the loop, copied in the kernel body around it
         assert any(dot in loop.walk() for loop in loops)
-        assert not any(op.name == "mem.copy" for loop in loops for op in loop.walk())
+        copied = [op.operands[0] for loop in loops for op in loop.walk() if op.name == "mem.copy"]
+        assert dot.operands[2] not in copied
 
 
 def test_a_dot_operand_computed_before_its_loop_is_filled_once(make_target, interpret):
@@ -195,6 +206,19 @@ def test_value_semantics_targets_keep_their_tiles(make_target):
 
 def test_strides_are_row_major():
     assert strides((3, 4, 5)) == (20, 5, 1)
+
+
+def test_an_array_read_at_the_loops_own_index_is_read_at_its_position():
+    """A loop over [4, 8] elements reading an array of that shape at its own index reads at the
+    loop's position itself, no i * 8 + j: the same expression its write there uses (TileLang
+    lays fragments out only where every access to one matches)."""
+    elements = Elements("test", {}, {})
+    b = Builder(Block())
+    position = Value(ScalarType("index"))
+    index = elements.delinearize(b, position, (4, 8))
+    assert elements.linear(b, index, (4, 8)) is position
+    other = elements.linear(b, index, (8, 4))  # another shape: computed
+    assert other is not position and other.owner.name == "arith.add"
 
 
 DOT = """kernel @d(%x: buffer<f16>) {

@@ -268,6 +268,9 @@ CUDA_TARGET = dataclasses.replace(
             "accumulator": "fragment",
             # T.gemm(..., transpose_B=True): a dot of a transposed tile reads the tile itself.
             "transposed": True,
+            # A fragment's elements are read and written in T.Parallel loops (TileLang lays them
+            # out): a sum a loop rescales (online softmax) stays in its fragment.
+            "accumulator_elements": True,
         },
         "array_reduce": {"dtypes": ("f32",), "max_elements": 4096},
         # Tiles dots read, and those block-wide ops wrote, move between global and shared

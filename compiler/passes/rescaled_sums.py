@@ -1,0 +1,75 @@
+"""Which loop-carried sums a dot may add to in place after rescaling them element by element.
+
+Online softmax carries `acc` and updates it as `acc = acc * alpha[:, None] + dot(p, v)`: the old sum
+is rescaled, then the new product added. Where the rescale reads `acc` only element for element
+(elementwise ops of its shape, no broadcast, transpose or reduction of it), each element of the
+carried array can be overwritten by its rescaled value, and the dot then adds to that array in
+place, as for `acc += dot(a, b)`. `ssa.lower_tiles_to_loops` fills the rescale just before the dot,
+so every other value the rescale reads must be ready there: held in an array (a load, reduction,
+dot, loop or branch result) or a scalar the loop body defines before the dot, or computed per
+element from such values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from compiler.ir import Block, Operation, TileType, Value
+from compiler.passes.tile_elements import ELEMENTWISE_DIALECTS
+
+# Ops whose tile results the tile lowering holds in arrays, computed where they stand.
+HELD = frozenset({"scf.for", "scf.if", "linalg.dot", "mem.load", "mem.atomic"})
+HELD |= frozenset({"reduce.sum", "reduce.max", "reduce.min"})
+
+
+def rescales(
+    rescale: Value,
+    carried: Value,
+    dot: Operation,
+    body: Block,
+    readers: Mapping[Value, list[Operation]],
+) -> bool:
+    """Whether `rescale` (the other addend of the dot in the loop's update of `carried`) reads
+    `carried` element for element, is read by that addition alone, and needs nothing the body
+    computes after `dot`."""
+    if rescale.type != carried.type or len(readers.get(rescale, ())) != 1:
+        return False
+    before = set(body.ops[: body.ops.index(dot)])
+    shape = carried.type.shape
+    reads_carried = False
+    pending, seen = [rescale], set()
+    while pending:
+        value = pending.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if value is carried:
+            reads_carried = True
+            continue
+        owner = value.owner
+        if not isinstance(owner, Operation) or owner.parent is not body:
+            continue  # defined before the loop (or an argument)
+        depends = _depends_on(value, carried, body)
+        elementwise = owner.name.split(".")[0] in ELEMENTWISE_DIALECTS
+        if depends and not (elementwise and value.type.shape == shape):
+            return False
+        if not isinstance(value.type, TileType) or owner.name in HELD:
+            if owner not in before:
+                return False
+            continue
+        pending.extend(owner.operands)
+    return reads_carried
+
+
+def _depends_on(value: Value, carried: Value, body: Block) -> bool:
+    pending, seen = [value], set()
+    while pending:
+        current = pending.pop()
+        if current is carried:
+            return True
+        owner = current.owner
+        if current in seen or not isinstance(owner, Operation) or owner.parent is not body:
+            continue
+        seen.add(current)
+        pending.extend(owner.operands)
+    return False
