@@ -1,7 +1,8 @@
 """Which loop-carried sums a dot may add to in place after rescaling them element by element.
 
-Online softmax carries `acc` and updates it as `acc = acc * alpha[:, None] + dot(p, v)`: the old sum
-is rescaled, then the new product added. Where the rescale reads `acc` only element for element
+A loop that keeps a running maximum may carry `acc` and update it as
+`acc = acc * alpha[:, None] + dot(p, v)` (attention's running sum): the old sum is rescaled, then
+the new product added. Where the rescale reads `acc` only element for element
 (elementwise ops of its shape, no broadcast, transpose or reduction of it), each element of the
 carried array can be overwritten by its rescaled value, and the dot then adds to that array in
 place, as for `acc += dot(a, b)`. `ssa.lower_tiles_to_loops` fills the rescale just before the dot,
