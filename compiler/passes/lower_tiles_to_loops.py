@@ -19,7 +19,7 @@ sums into the carried array in place (`accumulate`), kept in the target's `accum
 the whole loop when it has one: no sum array per iteration, no elementwise add. So does a sum the
 loop rescales element by element before adding the dot (`rescaled_sums.py`), where the target
 addresses the accumulator's elements (`accumulator_elements`). A tile computed
-before a loop that a block-wide op in it takes whole (attention's scaled query) is filled once,
+before a loop that a block-wide op in it takes whole (a scaled operand) is filled once,
 before the loop, not recomputed into its array in every iteration.
 
 Where the target copies boxes block-wide (capability `box_copy`: `mem.copy_box_in` and

@@ -269,7 +269,7 @@ CUDA_TARGET = dataclasses.replace(
             # T.gemm(..., transpose_B=True): a dot of a transposed tile reads the tile itself.
             "transposed": True,
             # A fragment's elements are read and written in T.Parallel loops (TileLang lays them
-            # out): a sum a loop rescales (online softmax) stays in its fragment.
+            # out): a sum a loop rescales before adding a dot stays in its fragment.
             "accumulator_elements": True,
         },
         "array_reduce": {"dtypes": ("f32",), "max_elements": 4096},
