@@ -14,7 +14,9 @@ from compiler.backends.naming import Namer
 from compiler.backends.syntax import Name
 from compiler.backends.target import OpText, Target
 from compiler.ir.core import Block, Kernel, Operation, Value
+from compiler.ir.invariants import launch_invariants
 from compiler.ir.printer import print_kernel
+from compiler.ir.registry import BOX_SCALARS, lookup, split_box
 from compiler.ir.types import ArrayType, BufferType
 
 STRUCTURED_OPS = frozenset({"scf.for", "scf.if", "scf.yield"})
@@ -54,6 +56,19 @@ class _Emitter:
         self.bounds = {
             v for op in kernel.walk() if op.name in ("scf.for", *REGION_OPS) for v in op.operands
         }
+        # The sizes and strides of the boxes copies view: a pipeliner copies the view with the
+        # copy (TileLang's T.Pipelined), which a stored variable in it would break.
+        self.views = {
+            v
+            for op in kernel.walk()
+            if op.name in BOX_SCALARS
+            for part in split_box(op.operands[BOX_SCALARS[op.name]])[1:]
+            for v in part
+        }
+        # The same in every program: plain definitions in the grid too, small expressions the
+        # target reads through (TileLang proves a specialized stride a multiple from its Let).
+        self.invariants = launch_invariants(kernel)
+        self.plain_ops: dict[Value, int] = {}  # grid values defined plainly: their ops
         # Compile-time parameters: tile dims may name them (`kernel.attrs["constexpr_params"]`).
         self.constexprs = set(kernel.attrs.get("constexpr_params") or ())
         if self.constexprs and not self.syntax.constexpr_param:
@@ -171,8 +186,13 @@ class _Emitter:
             indirect = self.in_grid and self.syntax.grid_reference
             # Constants and loop bounds stay plain definitions: bounds are read where a stored
             # value is not yet declared, and constants fold best as they are.
-            if indirect and (op.name == "arith.constant" or op.result in self.bounds):
+            bound = indirect and (op.name == "arith.constant" or op.result in self.bounds)
+            ops = 1 + sum(self.plain_ops.get(v, 0) for v in op.operands)
+            small = lookup(op.name).effect == "pure" and ops <= self.syntax.grid_plain_ops
+            if bound or small or op.result in self.invariants | self.views:
                 self.define(depth, name, expr, dtype, plain=True)
+                if small and op.result not in self.invariants:
+                    self.plain_ops[op.result] = ops
             else:
                 self.define(depth, name, expr, dtype)
                 if indirect:

@@ -35,6 +35,10 @@ class Syntax:
     grid_open: str = ""  # scf.grid; fields: pid, count, num_warps (the kernel's attribute)
     grid_define: str = ""  # a definition inside scf.grid, where it differs from `define`
     grid_reference: str = ""  # how a value `grid_define` defined is read, where not by its name
+    # Inside scf.grid, a pure value of at most this many ops (those of the plain definitions it
+    # reads included, values the same in every program not) is a plain definition still: a
+    # program's box bases (`pid * 128`), which the language's analysis then reads through.
+    grid_plain_ops: int = 0
     parallel_open: str = ""  # scf.parallel; fields: iv, extent
     # An scf.for with `stages` (ssa.pipeline_loops); fields: iv, lb, ub, stages. Inside, values
     # are plain definitions (`define`): a pipeliner assigns statements to stages, and a definition

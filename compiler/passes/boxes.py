@@ -60,14 +60,14 @@ class _Strided:
     """Element i holds the sum over terms of (i_dim + base) * stride, and over `uniform` of
     base * stride (stride None: 1)."""
 
-    terms: tuple[tuple[int, Terms, Value], ...]
+    terms: tuple[tuple[int, Terms, Value | None], ...]
     uniform: tuple[tuple[Value, Value | None], ...] = ()
 
 
 def find_box(offsets: Value, mask: Value | None, ranges: ValueRanges) -> Box | None:
     """The box an access with these offsets and mask touches, or None."""
     shape = offsets.type.shape
-    form = _index_form(offsets)
+    form = _strided(_index_form(offsets))
     if not isinstance(form, _Strided):
         return None
     by_dim = {dim: (base, stride) for dim, base, stride in form.terms}
@@ -147,6 +147,12 @@ def _moved(form, dims: Mapping[int, int]):
     return _Strided(terms, form.uniform)
 
 
+def _strided(form):
+    """An index along a dim as that dim's term of stride 1 (a unit stride the launch
+    specialized folds its product away); any other form as it is."""
+    return _Strided(((form.dim, form.base, None),)) if isinstance(form, _Index) else form
+
+
 def _added(a, b):
     if isinstance(b, _Uniform) and not isinstance(a, _Uniform):
         a, b = b, a
@@ -154,6 +160,7 @@ def _added(a, b):
         return _Index(b.dim, (*b.base, a.value))
     if isinstance(a, _Uniform) and isinstance(b, _Strided):
         return _Strided(b.terms, (*b.uniform, _scaled(a.value)))
+    a, b = _strided(a), _strided(b)
     if isinstance(a, _Strided) and isinstance(b, _Strided):
         return _Strided(a.terms + b.terms, a.uniform + b.uniform)
     return None

@@ -16,7 +16,9 @@ A dot the target's `array_dot` capability takes (a block-wide routine, such as t
 `array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
 Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`), the `mem.dot`
 sums into the carried array in place (`accumulate`), kept in the target's `accumulator` scope for
-the whole loop when it has one: no sum array per iteration, no elementwise add. So does a sum the
+the whole loop when it has one: no sum array per iteration, no elementwise add. Where the target
+addresses the accumulator's elements, the carried tile lives there, filled with its init and
+read by what follows the loop, with no array copied in and out. So does a sum the
 loop rescales element by element before adding the dot (`rescaled_sums.py`), where the target
 addresses the accumulator's elements (`accumulator_elements`). A tile computed
 before a loop that a block-wide op in it takes whole (a scaled operand) is filled once,
@@ -112,7 +114,6 @@ class _Lowering:
         self.array_dot = target.capability("array_dot") or {}
         self.array_reduce = target.capability("array_reduce") or {}
         self.box_copy = bool(target.capability("box_copy"))
-        self.index_bits = target.capability("index_bits", 64)
         self.warps = kernel.attrs.get("num_warps") or 1
         self.ranges = ValueRanges(kernel)
         self.readers: dict[Value, list[Operation]] = {}  # one entry per operand slot
@@ -249,7 +250,7 @@ class _Lowering:
             return False
         shape = list(op.result.type.shape)
         array = self.alloc(op.result.type.dtype, math.prod(shape), shape=shape)
-        scalars = self.box_scalars(b, box)
+        scalars = self.box_scalars(b, box, shape)
         b.create("mem.copy_box_in", [self.scalars[buffer], *scalars, array], {"shape": shape})
         self.arrays[op.result] = array
         return True
@@ -264,22 +265,28 @@ class _Lowering:
         if box is None:
             return False
         shape = list(value.type.shape)
-        scalars = self.box_scalars(b, box)
+        scalars = self.box_scalars(b, box, shape)
         b.create("mem.copy_box_out", [array, self.scalars[buffer], *scalars], {"shape": shape})
         return True
 
-    def box_scalars(self, b: Builder, box: Box) -> list[Value]:
-        """The copy's bases, sizes and strides; a dim without a bound has the largest index as
-        its size (no index reaches it), and the guards move the first base to its size where
-        they fail."""
+    def box_scalars(self, b: Builder, box: Box, shape: list[int]) -> list[Value]:
+        """The copy's bases, sizes and strides for a tile of `shape`; a dim without a bound
+        has its base plus its extent as its size (no index reaches it, and no product of it
+        with a stride outgrows the offsets themselves), and the guards move the first base to
+        its size where they fail."""
         bases = []
         for terms in box.bases:
             total = self.elements.constant(b, 0)
             for term in terms:
                 total = b.value("arith.add", total, self.scalars[term])
             bases.append(total)
-        unbounded = self.elements.constant(b, 2 ** (self.index_bits - 1) - 1)
-        sizes = [unbounded if size is None else self.scalars[size] for size in box.sizes]
+        extents = [1] * (len(box.bases) - len(shape)) + list(shape)
+        sizes = [
+            b.value("arith.add", base, self.elements.constant(b, extent))
+            if size is None
+            else self.scalars[size]
+            for base, size, extent in zip(bases, box.sizes, extents, strict=True)
+        ]
         one = self.elements.constant(b, 1)
         strides = [one if stride is None else self.scalars[stride] for stride in box.strides]
         if box.guards:
@@ -505,14 +512,22 @@ class _Lowering:
         accumulated = self.accumulated_dots(op)
         cells, sums = [], {}
         for init, arg in zip(op.operands[3:], carried, strict=True):
+            dot = accumulated.get(arg)
+            # Where the target addresses its accumulator's elements, the sum lives there from
+            # its init to its last reader, with no tile array copied in before and out after.
+            home = (
+                self.accumulator(dot)
+                if dot and self.array_dot.get("accumulator_elements")
+                else None
+            )
             if isinstance(arg.type, TileType):
-                self.fill(b, arg, lambda inner, index, v=init: self.elements.at(inner, v, index))
+                at = lambda inner, index, v=init: self.elements.at(inner, v, index)  # noqa: E731
+                self.fill(b, arg, at, home)
                 cells.append(self.arrays[arg])
             else:
                 cells.append(self.scalar_cell(b, arg, self.scalars[init]))
-            if arg in accumulated:
-                dot = accumulated[arg]
-                sums[arg] = self.accumulator(dot)
+            if dot is not None:
+                sums[arg] = None if home is not None else self.accumulator(dot)
                 if sums[arg] is not None:
                     self.copy_whole(b, dot, cells[-1], sums[arg])
                 self.in_place[dot] = sums[arg] or cells[-1]

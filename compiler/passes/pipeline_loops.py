@@ -8,8 +8,8 @@ start the copies of the next iterations while this one's dot runs (TileLang's
 program's `num_stages` (NineToothed's `make(..., num_stages=)`) wins over the target's default.
 Anything else in the body (element loops, stores, branches) leaves the loop as it is: which
 statements may overlap is then not for this pass to decide. So does a copy whose box sizes or
-strides the kernel computes (a pipeliner copies the statement into its prologue, and the view
-with it): they must be the kernel's arguments or constants.
+strides the loop computes (a pipeliner copies the statement into its prologue, and the view with
+it): they must be defined before the loop (and emitters define them plainly, not as variables).
 """
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ class PipelineLoops(Pass):
         if not default:
             return False
         stages = kernel.attrs.get("num_stages") or ctx.options.get("num_stages") or default
-        fixed = set(kernel.args)
-        loops = [op for op in kernel.walk() if op.name == "scf.for" and _pipelines(op, fixed)]
+        loops = [op for op in kernel.walk() if op.name == "scf.for" and _pipelines(op)]
         for loop in loops:
             loop.attrs["stages"] = stages
             ctx.remark(f"a loop of {len(loop.regions[0].block.ops)} ops runs in {stages} stages")
@@ -45,19 +44,20 @@ class PipelineLoops(Pass):
         return bool(loops)
 
 
-def _pipelines(loop: Operation, fixed: set[Value]) -> bool:
+def _pipelines(loop: Operation) -> bool:
     if constant_value(loop.operands[2]) != 1 or len(loop.operands) > 3:
         return False
     body = loop.regions[0].block.ops
+    computed = {v for op in loop.walk() for v in op.results}
     copied = {op.operands[-1] for op in body if op.name == "mem.copy_box_in"}
     dotted = {v for op in body if op.name == "mem.dot" for v in op.operands[:2]}
-    return bool(copied & dotted) and all(_stageable(op, fixed) for op in body)
+    return bool(copied & dotted) and all(_stageable(op, computed) for op in body)
 
 
-def _stageable(op: Operation, fixed: set[Value]) -> bool:
+def _stageable(op: Operation, computed: set[Value]) -> bool:
     if op.name == "mem.copy_box_in":
         _, sizes, strides = split_box(op.operands[BOX_SCALARS[op.name]])
-        return all(v in fixed or constant_value(v) is not None for v in (*sizes, *strides))
+        return not computed.intersection((*sizes, *strides))
     if op.name in ("mem.dot", "scf.yield"):
         return True
     scalar = not any(isinstance(v.type, TileType) for v in (*op.operands, *op.results))

@@ -4,7 +4,13 @@ arguments equal to 1 (unit strides above all) become constants (ssa.specialize_a
 offsets along them step by one element, and CUDA C++ then loads and stores a thread's lanes as
 vectors (ssa.vectorize_accesses). The buffers whose data starts at a multiple of the capability's
 `alignment` bytes are recorded as aligned (kernel attr `aligned`), which vector accesses need.
-Each such form is built once per process (compiler/runtime/relower.py); a launch with nothing to
+
+A target that proves alignment itself from the program (TileLang: a box copy whose rows start at
+multiples of the vector becomes `cp.async` of whole vectors) asks for `multiple` too: the index
+arguments that number divides read as multiples of it. Such a target assumes every buffer starts
+aligned once it can prove offsets are (`all_aligned`), so it is specialized only when every
+buffer is; a launch with a misaligned one runs the general form.
+Each form is built once per process (compiler/runtime/relower.py); a launch with nothing to
 specialize runs the artifact as it is.
 """
 
@@ -16,7 +22,7 @@ import torch
 
 from compiler.backends.artifact import Artifact
 from compiler.backends.registry import get_target
-from compiler.runtime.relower import relowered
+from compiler.runtime.relower import LaunchFacts, relowered
 
 
 def specialized(artifact: Artifact, bindings: Mapping[str, object]) -> Artifact:
@@ -24,20 +30,27 @@ def specialized(artifact: Artifact, bindings: Mapping[str, object]) -> Artifact:
     wanted = get_target(artifact.backend, artifact.device).capability("specialize")
     if not wanted or not artifact.initial_ssa:  # an artifact made from source alone runs as is
         return artifact
-    units = tuple(
-        name
+    numbers = {
+        name: bindings[name]
         for name, _ in artifact.args
-        if artifact.arg_dtypes[name] == "index"
-        and type(bindings.get(name)) is int
-        and bindings[name] == 1
-    )
+        if artifact.arg_dtypes[name] == "index" and type(bindings.get(name)) is int
+    }
+    buffers = [(name, bindings.get(name)) for name, kind in artifact.args if kind == "buffer"]
     aligned = tuple(
         name
-        for name, kind in artifact.args
-        if kind == "buffer"
-        and isinstance(bindings.get(name), torch.Tensor)
-        and bindings[name].data_ptr() % wanted["alignment"] == 0
+        for name, tensor in buffers
+        if isinstance(tensor, torch.Tensor) and tensor.data_ptr() % wanted["alignment"] == 0
     )
-    if not units and not aligned:
+    if wanted.get("all_aligned") and len(aligned) < len(buffers):
         return artifact
-    return relowered(artifact, index_bits=artifact.index_bits, facts=(units, aligned))
+    units = tuple(name for name, number in numbers.items() if number == 1)
+    divisor = wanted.get("multiple")
+    multiples = tuple(
+        (name, divisor)
+        for name, number in numbers.items()
+        if divisor and number != 1 and number % divisor == 0
+    )
+    if not units and not aligned and not multiples:
+        return artifact
+    facts = LaunchFacts(units, aligned, multiples)
+    return relowered(artifact, index_bits=artifact.index_bits, facts=facts)

@@ -19,6 +19,7 @@ from compiler.ir import parse_kernel
 from compiler.ir.interpreter import run_kernel
 from compiler.runtime import launch
 from compiler.runtime.bindings import grid_size
+from compiler.runtime.specialization import specialized
 from compiler.runtime.tilelang_launcher import cuda_binary, cuda_source
 from compiler.suite import SUITE
 
@@ -212,9 +213,11 @@ def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
     shared arrays viewed 2-D, its sum in a fragment; TileLang lowers it to `mma` instructions of
     the operands' kind (f16, TF32). The warps are as many as split each dot's result into 16 x 8
     blocks. The C form keeps loops. A dot a loop adds to its carried
-    tile sums into one fragment for the whole loop (copied in before it and out after), not
-    into a cleared one per iteration; so does attention's, whose sum the loop rescales in that
-    fragment first (a `T.Parallel` over it), while its `q @ k^T` starts from zero."""
+    tile sums into one fragment for the whole loop, not into a cleared one per iteration: the
+    fragment is the tile, filled with its init and read by what follows the loop in `T.Parallel`
+    loops over it, with no shared array copied in or out; so does attention's, whose sum the
+    loop rescales in that fragment first, while its `q @ k^T` starts from zero and is copied
+    out."""
     artifact = cuda_form(name)
     gemm = name in F16_DOTS | F32_DOTS
     assert ("T.gemm(ntc_view(" in artifact.source) == gemm
@@ -227,7 +230,7 @@ def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
     fragment_copies = [
         line for line in artifact.source.splitlines() if "T.copy(" in line and "Strided" not in line
     ]
-    assert len(fragment_copies) == 2 * accumulated + artifact.source.count("clear_accum=True")
+    assert len(fragment_copies) == artifact.source.count("clear_accum=True")
     if gemm:
         m, _, n = map(
             int,
@@ -265,18 +268,22 @@ def test_cuda_form_copies_dot_operands_in_a_pipelined_loop(name):
     assert len(stored) == int(name in {"matmul", "bmm"})
 
 
+@pytest.mark.parametrize("ragged", [True, False], ids=["ragged", "whole"])
 @pytest.mark.parametrize("name", ["matmul", "matmul_fp16", "bmm", "addmm"])
-def test_cuda_form_ir_matches_torch_in_the_interpreter(name):
-    """No GPU here: the CUDA form's final IR (box copies, pipelined loop, block dot) runs in
-    the reference interpreter on fresh inputs, outputs poisoned first, against torch."""
+def test_cuda_form_ir_matches_torch_in_the_interpreter(name, ragged):
+    """No GPU here: the final IR of the CUDA form a launch runs (box copies, pipelined loop,
+    block dot; specialized to the unit strides, and on whole tiles to the sizes and strides 16
+    divides) runs in the reference interpreter on fresh inputs, outputs poisoned first, against
+    torch."""
     kernel = SUITE[name]
     handle = build(kernel, "tilelang", "cuda")
-    args = kernel.make_args(3)
+    args = kernel.make_args(3, ragged=ragged)
     expected = kernel.reference(args)
     for index in kernel.outputs:
         args[index].fill_(float("nan"))
-    artifact = handle.compile(*args, **kernel.call_kwargs)
     bindings = handle.bindings(*args, **kernel.call_kwargs)
+    artifact = specialized(handle.compile(*args, **kernel.call_kwargs), bindings)
+    assert ("multiple_arguments" in artifact.ssa) is not ragged
     ir = parse_kernel(artifact.ssa)
     assert "mem.copy_box_in" in artifact.ssa and "stages = 2" in artifact.ssa
     values = {}
@@ -287,6 +294,27 @@ def test_cuda_form_ir_matches_torch_in_the_interpreter(name):
     run_kernel(ir, values, dict(artifact.schedule), grid_size(artifact, bindings))
     for index, want in zip(kernel.outputs, expected, strict=True):
         torch.testing.assert_close(args[index], want, rtol=kernel.rtol, atol=kernel.atol)
+
+
+@pytest.mark.parametrize("name", ["matmul_fp16", "bmm_fp16"])
+def test_a_launch_on_aligned_whole_tiles_copies_fp16_as_async_vectors(name):
+    """A launch on 16-byte aligned tensors runs the kernel specialized to what they show: unit
+    strides the constant 1, the sizes and strides 16 divides read as multiples of 16. TileLang
+    then proves each copied row starts aligned and moves fp16 tiles with `cp.async` of whole
+    vectors; the general form (strides known only at launch) copies 2-byte elements one by one,
+    synchronously. A launch with a misaligned tensor runs the general form, which assumes
+    nothing of where a buffer starts."""
+    kernel = SUITE[name]
+    handle = build(kernel, "tilelang", "cuda")
+    args = kernel.make_args(0, ragged=False)
+    general = handle.compile(*args, **kernel.call_kwargs)
+    launched = specialized(general, handle.bindings(*args, **kernel.call_kwargs))
+    assert "cp_async_gs" not in cuda_source(general)
+    assert len(re.findall(r"cp_async_gs_conditional<(?:8|16)>", cuda_source(launched))) == 4
+    room = torch.empty(args[0].numel() + 1, dtype=args[0].dtype)
+    shifted = [room[1:].view_as(args[0]).copy_(args[0]), *args[1:]]
+    assert shifted[0].data_ptr() % 16
+    assert specialized(general, handle.bindings(*shifted, **kernel.call_kwargs)) is general
 
 
 @pytest.mark.parametrize("name", ["softmax", "rms_norm", "sum_1d", "flash_attention"])

@@ -46,6 +46,15 @@ def test_tilelang_dynamic_shared_memory_is_counted_from_the_program():
     assert _script().dynamic_shared_bytes(program) == 256 * 2 + 32 * 64 * 4
 
 
+def test_async_copies_are_read_with_their_width():
+    ptx = (
+        "\tcp.async.ca.shared.global [%r298], [%rd127], 8, %r19;\n"
+        "\tcp.async.cg.shared.global.L2::128B [%r1+16], [%rd2], 16;\n"
+        "\tcp.async.commit_group;\n\tcp.async.wait_group 1;\n"
+    )
+    assert _script().ASYNC_COPY.findall(ptx) == ["8", "16"]
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
 def test_report_for_one_kernel(tmp_path):
     out = tmp_path / "gpu_static.md"

@@ -59,6 +59,18 @@ def test_a_strided_bounds_checked_tile_is_a_box():
     assert box.guards == (args["g"],)
 
 
+def test_a_unit_stride_the_launch_folded_is_a_dim_of_stride_one():
+    """A launch on contiguous tensors makes the last stride the constant 1, and its product
+    folds away: the column index itself is that dim's term."""
+    kernel = parse_kernel(
+        ACCESS.format(**BOX).replace("%13 = tile.broadcast(%11)", "%13 = tile.broadcast(%7)")
+    )
+    load = next(op for op in kernel.walk() if op.name == "mem.load")
+    box = find_box(load.operands[1], load.operands[2], ValueRanges(kernel))
+    assert box.strides == (kernel.arg("s0"), None)
+    assert box.bases == ((kernel.arg("r0"),), (kernel.arg("c0"),))
+
+
 @pytest.mark.parametrize(
     "changes",
     [
@@ -176,11 +188,16 @@ kernel @k(%a: buffer<f16>, %n: index, %s: index, %c: buffer<f32>) {
         ("", True),
         ("mem.write(%1, %2, %7)", False),  # an element write: not the pass's to overlap
         ("mem.copy_box_out(%1, %c, %2, %2, %n, %n, %s, %3) {shape = [16, 16]}", False),
+        ("mem.copy_box_in(%a, %2, %6, %n, %7, %s, %3, %0) {shape = [16, 16]}", False),
     ],
-    ids=["copies-and-dots", "element-write", "store"],
+    ids=["copies-and-dots", "element-write", "store", "size-computed-in-the-loop"],
 )
 def test_only_loops_of_copies_scalars_and_dots_are_pipelined(extra, pipelined, make_target):
+    """A pipeliner copies a copy into its prologue with the view it reads: the view's sizes
+    and strides must be there before the loop (a size the loop computes is no such copy)."""
     constant = "%7 = arith.constant() {value = 0.0} : f32\n    " if "write" in extra else ""
+    if "%7, %s" in extra:
+        constant = "%7 = arith.add(%6, %4) : index\n    "
     kernel = parse_kernel(LOOP.replace("EXTRA", constant + extra))
     target = make_target(pipeline_stages=3)
     PassManager(parse_pipeline("ssa.pipeline_loops"), PassContext(target=target)).run(kernel)

@@ -7,6 +7,7 @@ vectors and on ragged ones."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 from test_lower_tiles_to_loops import _loop_target, _run
@@ -14,6 +15,7 @@ from test_lower_tiles_to_loops import _loop_target, _run
 from compiler.checking import build
 from compiler.ir import parse_kernel
 from compiler.passes import PassContext, PassError, PassManager, default_pipeline, parse_pipeline
+from compiler.passes.constants import constant_value
 from compiler.passes.lanes import CONVEX, UNIFORM, lane_forms
 from compiler.runtime.grid import evaluate_grid
 from compiler.suite import SUITE
@@ -156,3 +158,33 @@ def test_specialized_arguments_must_be_index_arguments():
         kernel
     )
     assert [op.attrs.get("value") for op in kernel.body.ops][:1] == [1]
+
+
+MULTIPLE = """\
+kernel @k(%a: buffer<f32>, %n: index, %s: index) attributes {grid = "1", multiple_arguments = \
+[["n", 16], ["s", 16]], unit_arguments = ["s"]} {
+  %0 = mem.load(%a, %n) : f32
+  %1 = mem.load(%a, %s) : f32
+  %2 = arith.add(%0, %1) : f32
+  mem.store(%a, %n, %2)
+}
+"""
+
+
+def test_arguments_a_divisor_divides_read_as_its_multiples(interpret):
+    """`multiple_arguments`: each use of `n` reads `(n // 16) * 16`, the same number, in the form
+    a target's analysis proves a multiple of 16; a unit argument is 1 (which wins), and the
+    kernel computes what it did."""
+    kernel = parse_kernel(MULTIPLE)
+    PassManager(parse_pipeline("ssa.specialize_arguments"), PassContext()).run(kernel)
+    loads = [op for op in kernel.walk() if op.name == "mem.load"]
+    multiple = loads[0].operands[1].owner
+    assert multiple.name == "arith.mul" and multiple.operands[0].owner.name == "arith.idiv"
+    assert multiple.operands[0].owner.operands[0] is kernel.arg("n")
+    assert [constant_value(v) for v in (multiple.operands[1], loads[1].operands[1])] == [16, 1]
+    buffer = np.arange(64, dtype=np.float32)
+    interpret(kernel, {"a": buffer, "n": 32, "s": 1})
+    assert buffer[32] == 33
+    kernel.attrs["multiple_arguments"] = [["a", 16]]
+    with pytest.raises(PassError, match="has no index argument 'a' to specialize"):
+        PassManager(parse_pipeline("ssa.specialize_arguments"), PassContext()).run(kernel)

@@ -8,7 +8,9 @@ run serially; on CUDA (`tilelang.language`) they stay `scf.parallel`, spelled `T
 TileLang spreads over the block's threads and fences with barriers itself.
 
 Before the kernel a value is a Let binding; inside it a one-element variable (`grid_define`), and
-constants stay Lets everywhere, so loop bounds and `T.Parallel` extents are constants to TileLang.
+constants stay Lets everywhere, so loop bounds and `T.Parallel` extents are constants to TileLang;
+so do values the same in every program and what a box view reads, and on CUDA small expressions
+(`grid_plain_ops`), which TileLang's analysis reads through.
 `index` is int32 (TileLang's program ids and loop indices), int64 in the C form for launches
 whose offsets do not fit (`wide_index`; buffer extents too).
 Buffers are 1-D of symbolic extent `<name>_extent`, so TileLang bounds-checks every access and the
@@ -253,6 +255,8 @@ CUDA_TARGET = dataclasses.replace(
         grid_open="with T.Kernel({count}, threads={num_warps} * 32) as {pid}:",
         parallel_open="for {iv} in T.Parallel({extent}):",
         pipelined_for_open="for {iv} in T.Pipelined({lb}, {ub}, num_stages={stages}):",
+        # TileLang copies a box's rows as vectors only where it proves their start a multiple.
+        grid_plain_ops=3,
     ),
     capabilities={
         **TIR_CAPABILITIES,
@@ -279,6 +283,12 @@ CUDA_TARGET = dataclasses.replace(
         # Loops that copy boxes in for T.gemm: T.Pipelined, its copies asynchronous, double
         # buffered unless the program gives num_stages.
         "pipeline_stages": 2,
+        # A launch on 16-byte aligned buffers specializes the kernel to its unit strides and to
+        # the sizes and strides 16 divides (compiler/runtime/specialization.py): TileLang then
+        # proves a box's rows start aligned and its bounds hold for whole vectors, and copies
+        # 2-byte elements too as `cp.async` of up to 16 bytes. TileLang assumes a buffer whose
+        # offsets it proves aligned starts aligned: a launch with any other runs the general form.
+        "specialize": {"alignment": 16, "multiple": 16, "all_aligned": True},
     },
     # TileLang 0.1.15 binds a `T.Parallel` loop to an int32 thread variable and rejects int64
     # indices derived from it, so on CUDA a launch past 2^31 elements is refused.
