@@ -153,19 +153,25 @@ size = 256} : array<f32[256]>
 def test_a_pipelined_loop_is_spelled_so_with_plain_definitions_inside():
     """TileLang's CUDA form opens a loop with `stages` as `T.Pipelined`, and defines values in it
     plainly (its pipeliner stages statements; a variable would tie them); outside, values in the
-    kernel are variables as everywhere. The box copy is a `T.copy` of a strided view, into the
-    array itself (no view, which the pipeliner would not see through)."""
+    kernel are variables, but for expressions of at most `grid_plain_ops` ops (a box's base,
+    `pid * 16`, which TileLang then proves a multiple of 16). The box copy is a `T.copy` of a
+    strided view, into the array itself (no view, which the pipeliner would not see through)."""
     from compiler.backends.tilelang import TARGETS
 
-    source = emit(parse_kernel(PIPELINED_LOOP), TARGETS["cuda"])
+    target = TARGETS["cuda"]
+    source = emit(parse_kernel(PIPELINED_LOOP), target)
     lines = [line.strip() for line in source.splitlines()]
     opening = next(i for i, line in enumerate(lines) if "T.Pipelined(" in line)
     assert lines[opening].endswith(", num_stages=3):")
-    assert "= T.alloc_var(T.int32, init=" in lines[opening - 1]  # %6, outside
+    assert lines[opening - 1].endswith(" = v1 * v5")  # %6, outside: one op, plain
+    variables = dataclasses.replace(
+        target, syntax=dataclasses.replace(target.syntax, grid_plain_ops=0)
+    )
+    outside = emit(parse_kernel(PIPELINED_LOOP), variables).splitlines()
+    assert any("= T.alloc_var(T.int32, init=v1 * v5)" in line for line in outside)
     assert "alloc_var" not in lines[opening + 1] and " * " in lines[opening + 1]  # %8, inside
     assert lines[opening + 2].startswith("T.copy(T.StridedTensor((n, n,), (s, ")
     assert lines[opening + 2].endswith('ntc_view(v2, [16, 16]), annotations={"disable_tma": True})')
-    target = TARGETS["cuda"]
     unpipelined = dataclasses.replace(
         target, syntax=dataclasses.replace(target.syntax, pipelined_for_open="")
     )
