@@ -189,7 +189,7 @@ class _Emitter:
             bound = indirect and (op.name == "arith.constant" or op.result in self.bounds)
             ops = 1 + sum(self.plain_ops.get(v, 0) for v in op.operands)
             small = lookup(op.name).effect == "pure" and ops <= self.syntax.grid_plain_ops
-            if bound or small or op.result in self.invariants | self.views:
+            if bound or small or op.result in self.invariants or op.result in self.views:
                 self.define(depth, name, expr, dtype, plain=True)
                 if small and op.result not in self.invariants:
                     self.plain_ops[op.result] = ops

@@ -26,11 +26,15 @@ class SpecializeArguments(Pass):
 
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         used = {v for op in kernel.walk() for v in op.operands}
-        units = [v for v in self.arguments(kernel, "unit_arguments") if v in used]
+        names = kernel.attrs.get("unit_arguments") or ()
+        units = [v for v in self.arguments(kernel, "unit_arguments", names) if v in used]
         pairs = kernel.attrs.get("multiple_arguments") or ()
-        names = [name for name, _ in pairs]
-        multiples = zip(self.arguments(kernel, "multiple_arguments", names), pairs, strict=True)
-        multiples = [(v, divisor) for v, (_, divisor) in multiples if v in used and v not in units]
+        found = self.arguments(kernel, "multiple_arguments", [name for name, _ in pairs])
+        multiples = [
+            (v, divisor)
+            for v, (_, divisor) in zip(found, pairs, strict=True)
+            if v in used and v not in units
+        ]
         if not units and not multiples:
             return False
         b = Builder(kernel.body)
@@ -49,11 +53,11 @@ class SpecializeArguments(Pass):
             )
         return True
 
-    def arguments(self, kernel: Kernel, attr: str, names=None) -> list[Value]:
-        """The index arguments `attr` names (or `names`, taken from it)."""
+    def arguments(self, kernel: Kernel, attr: str, names) -> list[Value]:
+        """The index arguments of these `names` (from kernel attribute `attr`)."""
         args = {v.name: v for v in kernel.args}
         found = []
-        for name in kernel.attrs.get(attr) or () if names is None else names:
+        for name in names:
             if name not in args or args[name].type != ScalarType("index"):
                 raise PassError(
                     f"{self.name}: @{kernel.name} has no index argument {name!r} to specialize; "
