@@ -5,6 +5,7 @@ lowers to CUDA source and compiles with nvcc for sm_90 (nothing runs on a GPU he
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import shutil
@@ -242,6 +243,26 @@ def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
         kernel = SUITE[name]
         cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
         assert "T.gemm" not in cpu.source
+
+
+def test_dots_whose_rows_split_the_warps_build_as_hoppers_wgmma():
+    """At the benchmark's attention blocks (128 x 64, 8 warps) the warps split a dot's rows
+    only (`FullRow`), each whole 16-row blocks of the full width: on sm_90a both gemms become
+    wgmma, the second too, 16 columns wide (the head dim), which the default split of its
+    columns leaves no wgmma layout for (TileLang: "Not a canonical GMMA_MN layout"). Where the
+    rows do not give every warp 16 (the suite's 16-row blocks over 2 warps), the default."""
+    kernel = SUITE["flash_attention"]
+    kernel = dataclasses.replace(kernel, arrangement_kwargs=kernel.bench_arrangement_kwargs)
+    handle = build(kernel, "tilelang", "cuda")
+    artifact = handle.compile(*kernel.make_args(0, ragged=False), **kernel.call_kwargs)
+    assert artifact.num_warps == 8
+    assert artifact.source.count("policy=T.GemmWarpPolicy.FullRow") == 2
+    assert "GemmWarpPolicy" not in cuda_form("flash_attention").source
+    cuda = cuda_source(artifact, "sm_90a")
+    assert "tl::wgmma_ss" in cuda
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not installed")
+    assert cuda_binary(cuda, "sm_90a").startswith(b"\x7fELF")
 
 
 PIPELINED = {"matmul", "matmul_fp16", "bmm", "bmm_fp16", "addmm"}

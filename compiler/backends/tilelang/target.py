@@ -191,13 +191,18 @@ def _block_dot(op: OpText) -> str:
     into the fragment the tile lowering allocated (`array_dot["accumulator"]`), cleared first
     unless the dot accumulates. TileLang lays the operand arrays out for the gemm and rewrites
     every other access to them to match. A `transpose_b` operand is held [n, k]: T.gemm reads it
-    transposed."""
+    transposed. Where the rows alone give every warp whole 16-row blocks, the warps split the
+    rows only (`FullRow`): on Hopper each warpgroup then runs wgmma over whole 64-row blocks of
+    the full width, and no operand's columns are split below the layouts wgmma takes (a 16-wide
+    operand split in two is none)."""
     a, b, c = op.args
     m, n, k = (op.fields[d] for d in "mnk")
     transposed = op.attrs.get("transpose_b", False)
     b_shape = f"[{n}, {k}]" if transposed else f"[{k}, {n}]"
     operands = f"ntc_view({a}, [{m}, {k}]), ntc_view({b}, {b_shape}), {c}"
     flags = ", transpose_B=True" * transposed
+    if op.attrs["m"] % (16 * int(op.fields["num_warps"])) == 0:
+        flags += ", policy=T.GemmWarpPolicy.FullRow"
     return f"T.gemm({operands}{flags}, clear_accum={not op.attrs['accumulate']})"
 
 
@@ -262,6 +267,9 @@ CUDA_TARGET = dataclasses.replace(
         **TIR_CAPABILITIES,
         "parallel": "native",
         "max_warps": 8,
+        # Tiles live in fragments (registers) and dynamic shared memory, not C arrays: edges up
+        # to 128 (a 128 x 128 f32 accumulator is 128 registers a thread at 4 warps, 64 at 8).
+        "tile_cap": 128,
         # Dots of f16/bf16 tiles, or of f32 ones permitting TF32 products (T.gemm of f32
         # arrays multiplies in TF32), in whole 16 x 16 x 16 blocks: T.gemm on tensor cores, where
         # the program's warps split the result into 16-row, 8-column blocks (TileLang's rule).
