@@ -1,8 +1,8 @@
 """`make gpu-bench`: the suite kernels timed on a CUDA GPU at realistic sizes, against the roofline.
 
 For each suite kernel (``compiler.suite.SUITE``) at its GPU sizes (``SuiteKernel.bench_args``) and
-GPU block sizes (``bench_arrangement_kwargs``; ``bench_array_arrangement_kwargs`` for the targets
-whose tiles live in shared-memory arrays, CUDA C++ and TileLang), five implementations:
+GPU block sizes (``SuiteKernel.bench_blocks``: ``bench_array_arrangement_kwargs`` for the targets
+whose ``tile_cap`` the others pass, CUDA C++'s static shared-memory arrays), five implementations:
 
 - ``torch``: torch eager on the device (``SuiteKernel.torch_eager``, else ``reference``);
 - ``triton``, ``cuda``, ``tilelang``: this compiler's output for that backend's GPU form
@@ -189,19 +189,10 @@ def settings(kernel: SuiteKernel, impl: str, platform: Platform) -> tuple[dict, 
     """(arrangement kwargs, call kwargs) for `impl`: the suite's, or the GPU block sizes."""
     if not platform.gpu_sizes:
         return dict(kernel.arrangement_kwargs), dict(kernel.call_kwargs)
-    arrangement = kernel.bench_arrangement_kwargs
-    if arrangement is None:
-        arrangement = kernel.arrangement_kwargs
-    array_kwargs = kernel.bench_array_arrangement_kwargs
-    if impl in BACKENDS and array_kwargs is not None and _keeps_tiles_in_arrays(impl, platform):
-        arrangement = array_kwargs
+    # A target that holds tiles in arrays of its own memory caps their edges (`tile_cap`).
+    cap = get_target(impl, platform.name).capability("tile_cap") if impl in BACKENDS else None
     call = kernel.bench_call_kwargs if kernel.bench_call_kwargs is not None else kernel.call_kwargs
-    return dict(arrangement), dict(call)
-
-
-def _keeps_tiles_in_arrays(backend: str, platform: Platform) -> bool:
-    """A target without tile values holds tiles in (shared-memory) arrays of limited size."""
-    return not get_target(backend, platform.name).capability("value_semantics", True)
+    return dict(kernel.bench_blocks(cap)), dict(call)
 
 
 def runner(kernel: SuiteKernel, impl: str, platform: Platform) -> Callable[[list], list]:

@@ -32,8 +32,8 @@ class SuiteKernel:
     ``bench_args(seed, device=...)`` makes realistic GPU-sized arguments directly on ``device``
     (``"meta"`` allocates nothing: shapes only). ``bench_arrangement_kwargs`` are GPU block sizes
     (default ``arrangement_kwargs``); ``bench_array_arrangement_kwargs`` those for targets that
-    keep tiles in shared-memory arrays (no tile values: CUDA C++, TileLang), whose 48 KB of static
-    shared memory per block limits tiles (default ``bench_arrangement_kwargs``);
+    cap the tiles they hold in arrays of their own memory below them (a target's ``tile_cap``:
+    CUDA C++'s 48 KB of static shared memory per block); ``bench_blocks`` picks;
     ``bench_call_kwargs`` replace ``call_kwargs`` at bench sizes (a row-sized ``BLOCK_SIZE``).
     ``cost(args) -> (flops, bytes)``: the work and the compulsory memory traffic (every input read
     once, every output written once) of one launch on ``args``, for the roofline.
@@ -68,6 +68,19 @@ class SuiteKernel:
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, MappingProxyType(dict(value)))
+
+    def bench_blocks(self, tile_cap: int | None) -> Mapping[str, Any]:
+        """The GPU block sizes for a target capping tile edges at `tile_cap` (None: no cap):
+        ``bench_arrangement_kwargs``, or the array ones where one of its block sizes (the
+        ``BLOCK_SIZE*`` symbols) is past the cap."""
+        blocks = self.bench_arrangement_kwargs
+        if blocks is None:
+            blocks = self.arrangement_kwargs
+        arrays = self.bench_array_arrangement_kwargs
+        sizes = [v for k, v in blocks.items() if k.startswith("BLOCK_SIZE")]
+        if arrays is not None and tile_cap is not None and max(sizes, default=0) > tile_cap:
+            return arrays
+        return blocks
 
 
 def program(name: str) -> Path:

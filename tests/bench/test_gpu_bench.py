@@ -110,8 +110,12 @@ def test_gpu_block_sizes_follow_where_the_target_keeps_tiles(bench):
     matmul = SUITE["matmul"]
     for impl in ("triton", "ninetoothed"):
         assert bench.settings(matmul, impl, gpu)[0] == matmul.bench_arrangement_kwargs
-    for impl in ("cuda", "tilelang"):  # tiles in __shared__ arrays: 48 KB per block
-        assert bench.settings(matmul, impl, gpu)[0] == matmul.bench_array_arrangement_kwargs
+    # CUDA C++ caps tiles at 32 (__shared__ arrays: 48 KB per block), TileLang at 128.
+    assert bench.settings(matmul, "cuda", gpu)[0] == matmul.bench_array_arrangement_kwargs
+    assert bench.settings(matmul, "tilelang", gpu)[0] == matmul.bench_arrangement_kwargs
+    pool = SUITE["max_pool2d"]  # BLOCK_SIZE 256 at bench sizes
+    assert bench.settings(pool, "tilelang", gpu)[0] == pool.bench_array_arrangement_kwargs
+    assert bench.settings(pool, "triton", gpu)[0] == pool.bench_arrangement_kwargs
     softmax = SUITE["softmax"]
     assert bench.settings(softmax, "cuda", gpu) == ({}, {"BLOCK_SIZE": 2048})
     small = bench.cpu_platform()
