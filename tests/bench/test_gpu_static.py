@@ -66,6 +66,10 @@ def test_report_for_one_kernel(tmp_path):
     assert "fused_elementwise | met |" in text
     # at GPU block sizes each thread's lanes of its contiguous tensors go as vectors
     assert "vector_add, fused_elementwise, softmax, rms_norm and the matmul" in text
-    wide = text.split("CUDA C++ at the benchmark's GPU block sizes")[1].split("## Targets")[0]
+    wide = text.split("At the GPU block sizes the benchmark")[1].split("## Targets")[0]
     (row,) = [line for line in wide.splitlines() if line.startswith("| vector_add | cuda |")]
     assert int(row.split("|")[9]) == 3  # two vector loads and one vector store
+    # both backends at their own GPU block sizes, TileLang's with nothing on the stack
+    (row,) = [line for line in wide.splitlines() if line.startswith("| vector_add | tilelang |")]
+    assert row.split("|")[5].strip() == "0 B"
+    assert "| TileLang at GPU block sizes: every kernel builds with no stack" in text
