@@ -2,21 +2,36 @@
 
 Removable: pure ops and loads with unused results, and `scf.for`/`scf.if` whose results are unused
 and whose regions hold only removable ops. A loop-carried value of `scf.for` goes when its result is
-unused and its block argument is read by nothing but the yield that passes it on.
+unused and its block argument is read by nothing but the yield that passes it on. An `scf.for` whose
+constant bounds run it zero times goes whatever its body does: its results are its initial values
+(the loop forms of reductions leave such loops where a reduced axis has one element).
 """
 
 from __future__ import annotations
 
 from compiler.ir import Block, Kernel, Operation, lookup
-from compiler.passes.rewrite import erase
+from compiler.passes.constants import constant_value
+from compiler.passes.rewrite import erase, replace_op
 
 
 def dce(kernel: Kernel) -> bool:
+    changed = _drop_zero_trip_loops(kernel)
     uses = kernel.uses()
-    changed = False
     while _sweep(kernel.body, uses):
         changed = True
     return changed
+
+
+def _drop_zero_trip_loops(kernel: Kernel) -> bool:
+    loops = [op for op in kernel.walk() if op.name == "scf.for" and _runs_zero_times(op)]
+    for loop in loops:
+        replace_op(kernel, loop, loop.operands[3:])
+    return bool(loops)
+
+
+def _runs_zero_times(loop: Operation) -> bool:
+    lower, upper, step = (constant_value(v) for v in loop.operands[:3])
+    return None not in (lower, upper, step) and step > 0 and lower >= upper
 
 
 def _sweep(block: Block, uses: dict) -> bool:
