@@ -44,6 +44,9 @@ BACKENDS = ("cuda", "tilelang")
 TENSOR_CORE = re.compile(r"^\s*(wgmma\.\S+|mma\.sync\.\S+|wmma\.mma\.\S+)", re.MULTILINE)
 ALLOC_SHARED = re.compile(r"T\.alloc_shared\(\(([\d, ]+)\), T\.(\w+)\)")
 TILE_OPS = ("T.copy", "T.gemm", "T.reduce", "T.Pipelined", "T.alloc_fragment", "T.Parallel")
+# `T.Parallel` over a 2-D tile's own dims; the kernels whose elementwise work is on such tiles.
+PARALLEL_NEST = re.compile(r"T\.Parallel\(\d+, \d+\)")
+TILES_2D = ("matmul", "bmm", "conv2d", "flash_attention", "softmax", "rms_norm")
 NO_SPILLS = ("matmul", "matmul_fp16", "flash_attention", "flash_attention_causal")
 TENSOR_CORES = ("matmul_fp16", "bmm_fp16", "flash_attention")
 TF32_DOTS = ("matmul", "bmm", "addmm", "conv2d")  # f32 dots permitting TF32 (Triton's default)
@@ -176,6 +179,7 @@ def gpu_form(name: str, backend: str, gpu_sizes: bool = False) -> Form:
         flags = ["-std=c++20", "-w", f"-I{tilelang.env.TILELANG_TEMPLATE_PATH}"]
         flags += [f"-I{tilelang.env.CUTLASS_INCLUDE_DIR}"]
         tile_ops = tuple(op for op in TILE_OPS if op in artifact.source)
+        tile_ops += ("T.Parallel(rows, cols)",) * bool(PARALLEL_NEST.search(artifact.source))
     arch = ARCH if backend == "cuda" else TILELANG_ARCH
     usage, ptx = compile_for_sm90(source, artifact.kernel_name, flags, arch)
     registers, shared, stack, spilled = usage
@@ -229,6 +233,7 @@ def targets(forms: list[Form], wide: list[Form]) -> list[str]:
     gemm = [by_key[k, "tilelang"] for k in TENSOR_CORES if (k, "tilelang") in by_key]
     tf32 = [by_key[k, b] for k in TF32_DOTS for b in BACKENDS if (k, b) in by_key]
     staged = [by_key[k, "tilelang"] for k in PIPELINED if (k, "tilelang") in by_key]
+    nested = [by_key[k, "tilelang"] for k in TILES_2D if (k, "tilelang") in by_key]
     own = [by_key[k, b] for k in ELEMENTWISE for b in BACKENDS if (k, b) in by_key]
     reduced = [by_key[k, b] for k in REDUCTIONS for b in BACKENDS if (k, b) in by_key]
     return [
@@ -273,6 +278,12 @@ def targets(forms: list[Form], wide: list[Form]) -> list[str]:
                 if not any("tf32" in instruction for instruction in f.tensor_core)
             ],
             len(tf32),
+        )
+        + " |",
+        "| TileLang: elementwise work on 2-D tiles (matmul, bmm, conv2d, attention, softmax, "
+        "rms_norm) is `T.Parallel` over the tile's own rows and columns, on arrays of its shape | "
+        + verdict(
+            [f.kernel for f in nested if "T.Parallel(rows, cols)" not in f.tile_ops], len(nested)
         )
         + " |",
         "| TileLang: the dot loops of matmul and bmm (f32, fp16) copy their tiles with `T.copy` "

@@ -231,13 +231,33 @@ class _Emitter:
         block = op.regions[0].block
         index, extent = self.define_name(block.args[0]), self.names[op.operands[0]]
         warps = self.kernel.attrs.get("num_warps")
-        self.write(
-            depth, form.format(pid=index, iv=index, count=extent, extent=extent, num_warps=warps)
-        )
+        if "shape" in op.attrs and self.syntax.parallel_nest_open:
+            self.nest(op.attrs["shape"], index, depth)
+        else:
+            opening = form.format(pid=index, iv=index, count=extent, extent=extent, num_warps=warps)
+            self.write(depth, opening)
         outside, self.in_grid = self.in_grid, self.in_grid or op.name == "scf.grid"
         self.block(block, depth + 1, targets=[])
         self.in_grid = outside
         self.close(depth)
+
+    def nest(self, shape: list[int], position: str, depth: int) -> None:
+        """An scf.parallel over a tile's elements as the nest of its dims (`parallel_nest_open`);
+        inside, `position` is the row-major position they make, spelled as the target spells
+        index arithmetic, one plain definition a step."""
+        dims = [self.namer.fresh() for _ in shape]
+        extents = [self.syntax.literal(extent) for extent in shape]
+        opening = self.syntax.parallel_nest_open.format(
+            ivs=", ".join(dims), extents=", ".join(extents)
+        )
+        self.write(depth, opening)
+        multiply, add = (self.target.spelling[name] for name in ("arith.mul", "arith.add"))
+        partial = dims[0]
+        for step, (dim, extent) in enumerate(zip(dims[1:], extents[1:], strict=True), 2):
+            scaled = self.namer.fresh()
+            self.define(depth + 1, scaled, multiply.format(partial, extent), "index", plain=True)
+            partial = position if step == len(dims) else self.namer.fresh()
+            self.define(depth + 1, partial, add.format(scaled, dim), "index", plain=True)
 
     def branch(self, op: Operation, depth: int) -> None:
         results = [self.define_name(v) for v in op.results]

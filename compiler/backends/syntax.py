@@ -40,6 +40,10 @@ class Syntax:
     # program's box bases (`pid * 128`), which the language's analysis then reads through.
     grid_plain_ops: int = 0
     parallel_open: str = ""  # scf.parallel; fields: iv, extent
+    # An scf.parallel over a tile's elements (its `shape`) as a nest of the tile's dims; fields:
+    # ivs, extents (comma-separated, outermost first). The flat position is then defined from
+    # them (row-major). Empty: `parallel_open` over the flat extent.
+    parallel_nest_open: str = ""
     # An scf.for with `stages` (ssa.pipeline_loops); fields: iv, lb, ub, stages. Inside, values
     # are plain definitions (`define`): a pipeliner assigns statements to stages, and a definition
     # stored in a variable would tie them together. Empty: such loops stay plain loops.

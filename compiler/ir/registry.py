@@ -283,6 +283,17 @@ def _indices(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
+def _parallel(types: list[Type], attrs: dict) -> list[Type]:
+    shape = attrs.get("shape")
+    if shape is not None and not (
+        isinstance(shape, list | tuple)
+        and len(shape) > 1
+        and all(isinstance(d, int) and d > 0 for d in shape)
+    ):
+        raise TypeRuleError(f"shape must list two or more positive ints, got {shape!r}")
+    return _indices(types, attrs)
+
+
 def _alloc(types: list[Type], attrs: dict) -> list[Type]:
     if not (isinstance(attrs["size"], int) and attrs["size"] > 0):
         raise TypeRuleError(f"size must be a positive int, got {attrs['size']!r}")
@@ -539,8 +550,11 @@ def _defs() -> list[OpDef]:
         OpDef(
             "scf.parallel",
             (1, 1),
-            _indices,
+            _parallel,
             regions=1,
+            # shape: the tile whose elements the iterations are (row-major), for a target that
+            # runs them as a nest of its dims; the extent is then their product
+            optional_attrs=("shape",),
             effect="control",
             description="independent iterations 0 .. n-1 (a target may spread them)",
         ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from compiler.errors import VerificationError
 from compiler.ir.core import Block, Kernel, Operation, Value
 from compiler.ir.registry import OPS, OpDef, TypeRuleError
@@ -101,6 +103,11 @@ class _Verifier:
         block = op.regions[0].block
         if [a.type for a in block.args] != [ScalarType("index")]:
             self.fail(op, "body must take one index argument")
+        if "shape" in op.attrs:
+            extent = op.operands[0].owner
+            constant = isinstance(extent, Operation) and extent.name == "arith.constant"
+            if not constant or extent.attrs["value"] != math.prod(op.attrs["shape"]):
+                self.fail(op, "the extent of a loop with a shape must be the constant product")
         self.verify_block(block, scope, in_region=True)
         self.check_yield(op, block)
 

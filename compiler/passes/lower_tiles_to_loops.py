@@ -1,7 +1,8 @@
 """ssa.lower_tiles_to_loops: for a target without tile values (capability `value_semantics` false),
 every tile becomes scalar code in loops over its elements.
 
-A tile is either held in a 1-D array (`mem.alloc`, element (i, j) of [M, N] at i*N + j) or
+A tile is either held in a 1-D array (`mem.alloc`, element (i, j) of [M, N] at i*N + j, which
+records the tile's `shape` for targets that lay arrays out so) or
 computed per element where it is used (see `tile_elements.py`). Held in arrays: loads (so they run
 in program order, before later stores), reductions and dots (each element is a loop), values
 carried by `scf.for` and results of `scf.if` (targets like TIR have no re-assignable variables, so
@@ -31,7 +32,8 @@ one `mem.copy_box_in`, and a store of a tile held in an array a block-wide op wr
 `mem.copy_box_out`. An access's guards fold into its first dim (its base moved to its size: every
 element out of bounds).
 
-Each other array fill and store is an `scf.parallel` over the tile's elements; whether a target
+Each other array fill and store is an `scf.parallel` over the tile's elements (with the tile's
+`shape`, which a target may run as a nest of its dims); whether a target
 runs those serially or across threads is `ssa.lower_parallel`'s business. Arrays are declared at
 the top of the kernel with the target's `memory_scopes["tile"]` scope.
 """
@@ -192,12 +194,20 @@ class _Lowering:
         attrs = {"dtype": dtype, "size": size, "scope": scope or self.scope}
         return Builder(self.allocs).create("mem.alloc", [], attrs | extra).result
 
+    def tile_array(self, dtype: str, shape: tuple[int, ...]) -> Value:
+        """An array for a tile of `shape`, which it records where the tile has several dims (a
+        target with 2-D scopes lays the array out as the tile)."""
+        extra = {"shape": list(shape)} if len(shape) > 1 else {}
+        return self.alloc(dtype, math.prod(shape), **extra)
+
     def parallel(self, b: Builder, shape: tuple[int, ...], body: Callable) -> None:
-        """`body(builder, index, position)` for every element of `shape`, in an scf.parallel."""
+        """`body(builder, index, position)` for every element of `shape`, in an scf.parallel that
+        records the shape (a target may run the elements as a nest of its dims)."""
         extent = self.elements.constant(b, math.prod(shape))
         position = Value(ScalarType("index"))
         block = Block([position])
-        b.create("scf.parallel", [extent], {}, [], [Region([block])])
+        attrs = {"shape": list(shape)} if len(shape) > 1 else {}
+        b.create("scf.parallel", [extent], attrs, [], [Region([block])])
         inner = Builder(block)
         self.elements.memo = self.elements.memo.new_child()
         body(inner, self.elements.delinearize(inner, position, shape), position)
@@ -207,7 +217,7 @@ class _Lowering:
     def fill(self, b: Builder, value: Value, element: Callable, array: Value | None = None) -> None:
         """Hold tile `value` in an array (a new one unless given): element i is `element(b, i)`."""
         shape = value.type.shape
-        array = array or self.alloc(value.type.dtype, math.prod(shape))
+        array = array or self.tile_array(value.type.dtype, shape)
 
         def body(inner: Builder, index: tuple, position: Value) -> None:
             inner.create("mem.write", [array, position, element(inner, index)])
@@ -315,7 +325,7 @@ class _Lowering:
         axis, length = op.attrs["axis"], source.type.shape[op.attrs["axis"]]
         result = op.result
         shape = result.type.shape or (1,)
-        array = self.alloc(result.type.dtype, math.prod(shape))
+        array = self.tile_array(result.type.dtype, shape)
         if self.reduces_whole(source, length):
             dims = source.type.shape
             view = [math.prod(dims[:axis]), length, math.prod(dims[axis + 1 :])]
@@ -363,7 +373,7 @@ class _Lowering:
                 self.fill(b, rescale, at, self.in_place[op])
             self.array_dot_into(b, op, self.in_place[op], accumulate=True)
             return
-        array = self.alloc(dtype, math.prod(result.type.shape))
+        array = self.tile_array(dtype, result.type.shape)
         if self.taken(op):
             # A target may sum in memory of its own (`accumulator` scope), copied out after.
             total = self.accumulator(op) or array
@@ -612,7 +622,7 @@ class _Lowering:
         cells = []
         for result in op.results:
             if isinstance(result.type, TileType):
-                cells.append(self.alloc(result.type.dtype, math.prod(result.type.shape)))
+                cells.append(self.tile_array(result.type.dtype, result.type.shape))
             else:
                 cells.append(self.scalar_cell(b, result, None))
         then, otherwise = Block(), Block()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 
 import pytest
 import torch
@@ -177,3 +178,55 @@ def test_a_pipelined_loop_is_spelled_so_with_plain_definitions_inside():
     )
     plain = emit(parse_kernel(PIPELINED_LOOP), unpipelined)
     assert "T.Pipelined(" not in plain and "in T.serial(" in plain
+
+
+NEST = """\
+kernel @k(%a: buffer<f32>, %b: buffer<f32>) attributes {grid = "1", num_warps = 1} {
+  %0 = arith.constant() {value = 1} : index
+  scf.grid(%0) {
+  ^(%1: index):
+    %2 = arith.constant() {value = 24} : index
+    scf.parallel(%2) {shape = [2, 3, 4]} {
+    ^(%3: index):
+      %4 = mem.load(%a, %3) : f32
+      mem.store(%b, %3, %4)
+      scf.yield()
+    }
+    scf.yield()
+  }
+}
+"""
+
+
+def test_a_parallel_loop_over_a_tile_is_a_nest_of_its_dims_where_the_syntax_has_one():
+    """TileLang's CUDA form runs a loop with a tile `shape` as `T.Parallel` over the tile's dims,
+    the flat position defined from them row-major (plain, for TileLang's analysis to read
+    through): each element is copied exactly once. A syntax without `parallel_nest_open` keeps
+    the flat loop."""
+    from compiler.backends.tilelang import TARGETS
+
+    target = TARGETS["cuda"]
+    lines = [line.strip() for line in emit(parse_kernel(NEST), target).splitlines()]
+    opening = next(i for i, line in enumerate(lines) if "T.Parallel(" in line)
+    i, j, k = lines[opening].removeprefix("for ").split(" in ")[0].split(", ")
+    assert lines[opening].endswith(" in T.Parallel(2, 3, 4):")
+    body = {}
+    for line in lines[opening + 1 : opening + 5]:
+        name, expr = line.split(" = ")
+        body[name] = expr
+    positions = set()
+    for point in itertools.product(range(2), range(3), range(4)):
+        env = dict(zip((i, j, k), point, strict=True))
+        for name, expr in body.items():
+            env[name] = eval(expr, {}, env)  # the plain index arithmetic, in Python
+        positions.add(env[name])
+    assert positions == set(range(24))
+    # the load and the store are at the last definition
+    assert f"a[{name}]" in lines[opening + 5] and lines[opening + 6].startswith(f"b[{name}] = ")
+    flat = dataclasses.replace(
+        target, syntax=dataclasses.replace(target.syntax, parallel_nest_open="")
+    )
+    assert any(
+        line.strip().endswith("in T.Parallel(v2):")
+        for line in emit(parse_kernel(NEST), flat).splitlines()
+    )

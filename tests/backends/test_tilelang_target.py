@@ -222,7 +222,8 @@ def test_cuda_form_runs_dots_as_gemm_on_tensor_cores(name):
     artifact = cuda_form(name)
     gemm = name in F16_DOTS | F32_DOTS
     assert ("T.gemm(ntc_view(" in artifact.source) == gemm
-    assert bool(re.search(r"T\.alloc_fragment\(\(\d+, \d+\)", artifact.source)) == gemm
+    sums = re.findall(r"T\.gemm\(ntc_view\(.*?\), ntc_view\(.*?\), (\w+),", artifact.source)
+    assert sums and all(f"{c} = T.alloc_fragment((" in artifact.source for c in sums) or not gemm
     kinds = set(re.findall(r"tl::mma_sync<tl::DataType::(\w+)", cuda_source(artifact)))
     assert kinds == ({"kFloat16"} if name in F16_DOTS else {"kTensorFloat32"} if gemm else set())
     accumulated = gemm
@@ -360,3 +361,17 @@ def test_cuda_form_keeps_tiles_each_thread_alone_touches_in_fragments():
     kernel = SUITE["vector_add"]
     cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
     assert "T.alloc_fragment" not in cpu.source
+
+
+def test_cuda_form_runs_elementwise_loops_over_the_tiles_own_shape():
+    """Attention's [16, 16] tiles: their arrays (fragments and shared alike) have the tile's
+    shape, and the loops over their elements are `T.Parallel(16, 16)`, not one flat loop of 256;
+    the rows' [16] tiles keep 1-D loops. The C form's loops stay serial."""
+    artifact = cuda_form("flash_attention")
+    source = artifact.source
+    assert "T.alloc_fragment((16, 16), T.float32)" in source
+    assert "(256,)" not in source
+    assert source.count("T.Parallel(16, 16)") >= 5
+    kernel = SUITE["flash_attention"]
+    cpu = build(kernel, "tilelang").compile(*kernel.make_args(0), **kernel.call_kwargs)
+    assert "T.Parallel" not in cpu.source

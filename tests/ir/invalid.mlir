@@ -342,3 +342,29 @@ kernel @k(%n: index) {
     scf.yield()
   }
 }
+// -----
+// expected-error: shape must list two or more positive ints, got [32]
+kernel @k() {
+  %0 = arith.constant() {value = 32} : index
+  scf.parallel(%0) {shape = [32]} {
+  ^(%i: index):
+    scf.yield()
+  }
+}
+// -----
+// expected-error: the extent of a loop with a shape must be the constant product
+kernel @k() {
+  %0 = arith.constant() {value = 32} : index
+  scf.parallel(%0) {shape = [4, 4]} {
+  ^(%i: index):
+    scf.yield()
+  }
+}
+// -----
+// expected-error: the extent of a loop with a shape must be the constant product
+kernel @k(%n: index) {
+  scf.parallel(%n) {shape = [4, 8]} {
+  ^(%i: index):
+    scf.yield()
+  }
+}

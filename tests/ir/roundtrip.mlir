@@ -131,3 +131,14 @@ kernel @lanes(%a: buffer<f32>, %n: index) {
   }
   mem.store_lanes(%0, %a, %n) {lanes = 4}
 }
+// -----
+kernel @nest(%a: buffer<f32>) {
+  %0 = mem.alloc() {dtype = "f32", scope = "fragment", shape = [4, 8], size = 32} : array<f32[32]>
+  %1 = arith.constant() {value = 32} : index
+  scf.parallel(%1) {shape = [4, 8]} {
+  ^(%2: index):
+    %3 = mem.load(%a, %2) : f32
+    mem.write(%0, %2, %3)
+    scf.yield()
+  }
+}

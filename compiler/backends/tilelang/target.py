@@ -5,7 +5,8 @@ says `value_semantics` False and the generic passes turn tiles into arrays and l
 Program ids are TileLang's own: the body is `scf.grid` (`program_ids` "loop"), spelled
 `with T.Kernel(count) as pid`. On the CPU (`tilelang.cpu.language`, compiled to C) element loops
 run serially; on CUDA (`tilelang.language`) they stay `scf.parallel`, spelled `T.Parallel`, which
-TileLang spreads over the block's threads and fences with barriers itself.
+TileLang spreads over the block's threads and fences with barriers itself; a loop over a tile's
+elements is `T.Parallel` over the tile's dims, on arrays allocated in the tile's shape.
 
 Before the kernel a value is a Let binding; inside it a one-element variable (`grid_define`), and
 constants stay Lets everywhere, so loop bounds and `T.Parallel` extents are constants to TileLang;
@@ -259,6 +260,7 @@ CUDA_TARGET = dataclasses.replace(
         reserved=_SYNTAX.reserved | {"ntc_index", "ntc_view"},
         grid_open="with T.Kernel({count}, threads={num_warps} * 32) as {pid}:",
         parallel_open="for {iv} in T.Parallel({extent}):",
+        parallel_nest_open="for {ivs} in T.Parallel({extents}):",
         pipelined_for_open="for {iv} in T.Pipelined({lb}, {ub}, num_stages={stages}):",
         # TileLang copies a box's rows as vectors only where it proves their start a multiple.
         grid_plain_ops=3,
