@@ -2,16 +2,17 @@
 
 Ops on constants become constants (splats keep their tile type); `x+0`, `x-0`, `x*1`, `x*0`, `x//1`
 and friends reduce to an operand; `and`/`or`/`not` on constant i1, `select.where` on a constant
-condition and comparisons the value-range analysis decides are resolved; integer offsets
-`(a + c1) ± c2` reassociate to `a ± c`; a float division by a power of two or a zero becomes a
-multiplication by its reciprocal. Float identities are applied only where they are exact.
+condition and comparisons the value-range analysis decides are resolved; a reduction to a tile
+along an axis of one element is a reshape; integer offsets `(a + c1) ± c2` reassociate to
+`a ± c`; a float division by a power of two or a zero becomes a multiplication by its
+reciprocal. Float identities are applied only where they are exact.
 """
 
 from __future__ import annotations
 
 import math
 
-from compiler.ir import Kernel, Operation, Value, lookup
+from compiler.ir import Kernel, Operation, TileType, Value, lookup
 from compiler.ir.types import is_float, is_integer
 from compiler.passes.constants import Scalar, constant_value, evaluate, make_constant, represent
 from compiler.passes.ranges import ValueRanges
@@ -60,10 +61,20 @@ def _fold(op: Operation, ranges: ValueRanges) -> Value | None:
         return op.operands[0]
     if op.name in ("tile.sort", "scan.sum") and op.result.type.shape[op.attrs["axis"]] == 1:
         return op.operands[0]  # one element along the axis: nothing to order or add
+    if _reduces_one(op):  # each result element is its one source element
+        shape = list(op.result.type.shape)
+        return builder_before(op).value("tile.reshape", op.operands[0], shape=shape)
     identity = _identity(op, constants)
     if identity is not None:
         return identity
     return _reciprocal(op, constants[1]) if op.name == "arith.div" else _reassociate(op)
+
+
+def _reduces_one(op: Operation) -> bool:
+    """A reduction along an axis of one element, to a tile (a scalar result is left as it is)."""
+    if lookup(op.name).dialect != "reduce" or not isinstance(op.result.type, TileType):
+        return False
+    return op.operands[0].type.shape[op.attrs["axis"]] == 1
 
 
 def _fold_where(op: Operation, condition: Scalar | None) -> Value | None:

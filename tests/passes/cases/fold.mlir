@@ -161,3 +161,27 @@ kernel @reciprocal(%out: buffer<f32>, %x: f32) {
 // CHECK-NEXT: %5 = arith.constant() {value = 3.0} : f32
 // CHECK-NEXT: %6 = arith.div(%x, %5) : f32
 // CHECK-NEXT: mem.store(%out, %0, %6)
+// -----
+// A reduction along an axis of one element is a reshape of its source (every kind: the sum's and
+// the min's are one reshape after CSE); one along a longer axis stays.
+// RUN: ssa.canonicalize
+kernel @reduce_one(%out: buffer<f32>, %x: buffer<f32>) {
+  %a = tile.arange() {size = 8} : tile<index[8]>
+  %r = tile.reshape(%a) {shape = [1, 8]} : tile<index[1, 8]>
+  %v = mem.load(%x, %r) : tile<f32[1, 8]>
+  %s = reduce.sum(%v) {axis = 0} : tile<f32[8]>
+  %m = reduce.max(%s) {axis = 0} : f32
+  %n = reduce.min(%v) {axis = 0} : tile<f32[8]>
+  %l = reduce.max(%v) {axis = 1} : tile<f32[1]>
+  %b = tile.broadcast(%m) {shape = [8]} : tile<f32[8]>
+  %c = arith.add(%n, %b) : tile<f32[8]>
+  mem.store(%out, %a, %c)
+  %z = tile.arange() {size = 1} : tile<index[1]>
+  mem.store(%out, %z, %l)
+}
+// CHECK: %2 = mem.load(%x, %1) : tile<f32[1, 8]>
+// CHECK-NEXT: %3 = tile.reshape(%2) {shape = [8]} : tile<f32[8]>
+// CHECK-NEXT: %4 = reduce.max(%3) {axis = 0} : f32
+// CHECK-NEXT: %5 = reduce.max(%2) {axis = 1} : tile<f32[1]>
+// CHECK-NEXT: %6 = tile.broadcast(%4) {shape = [8]} : tile<f32[8]>
+// CHECK-NEXT: %7 = arith.add(%3, %6) : tile<f32[8]>
