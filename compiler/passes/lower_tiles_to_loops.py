@@ -7,7 +7,10 @@ computed per element where it is used (see `tile_elements.py`). Held in arrays: 
 in program order, before later stores), reductions and dots (each element is a loop), values
 carried by `scf.for` and results of `scf.if` (targets like TIR have no re-assignable variables, so
 carried scalars get a one-element array too). Everything else is recomputed inside the loop of the
-value that uses it, so a chain of elementwise ops becomes one loop with scalar temporaries.
+value that uses it, so a chain of elementwise ops becomes one loop with scalar temporaries; but a
+tile whose element costs a math function and is read more than once is held, each element
+computed once (`read_again.py`: a row's scale spread across its row, a numerator both summed and
+divided), if it has at most the target's `held_elements` (no bound by default).
 
 A reduction along more than one element whose dtype the target's `array_reduce` capability
 (`{"dtypes": [...], "max_elements": n}`) names becomes one block-wide `mem.reduce` of its source's
@@ -58,11 +61,15 @@ from compiler.passes.array_dot import takes, warps_split
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.boxes import Box, find_box
 from compiler.passes.ranges import ValueRanges
+from compiler.passes.read_again import holds_read_again
 from compiler.passes.registry import register
 from compiler.passes.rescaled_sums import rescales
+from compiler.passes.rewrite import defining_op
 from compiler.passes.tile_elements import Elements
 
 COMBINE = {"reduce.sum": "arith.add", "reduce.max": "arith.max", "reduce.min": "arith.min"}
+# Ops whose result is their operand's elements in the same row-major order.
+_SAME_ORDER = frozenset({"tile.reshape", "tile.expand_dims"})
 # The tile-level ops this pass turns into loops. A target without tile values takes these and no
 # other tile-level op: a sort, a gather or a scan is decomposed before, by
 # ssa.lower_backend_intrinsics.
@@ -116,6 +123,7 @@ class _Lowering:
         self.array_dot = target.capability("array_dot") or {}
         self.array_reduce = target.capability("array_reduce") or {}
         self.box_copy = bool(target.capability("box_copy"))
+        self.held_elements = target.capability("held_elements") or math.inf
         self.warps = kernel.attrs.get("num_warps") or 1
         self.ranges = ValueRanges(kernel)
         self.readers: dict[Value, list[Operation]] = {}  # one entry per operand slot
@@ -176,7 +184,9 @@ class _Lowering:
             self.dot(b, op)
         elif op.name == "mem.atomic" and tiles_in:
             self.atomic(b, op)
-        elif op.name == "mem.load" and tiles_out and not self.load_box(b, op):
+        elif (op.name == "mem.load" and tiles_out and not self.load_box(b, op)) or (
+            tiles_out and self.holds(op)
+        ):
             self.fill(b, op.result, lambda inner, index: self.elements.compute(inner, op, index))
         elif tiles_out:
             pass  # computed per element where it is used
@@ -187,6 +197,14 @@ class _Lowering:
             types = [r.type for r in op.results]
             new = b.create(op.name, operands, dict(op.attrs), types)
             self.scalars.update(zip(op.results, new.results, strict=True))
+
+    def holds(self, op: Operation) -> bool:
+        """Whether `op`'s tile, computed per element where used otherwise, is held in an array
+        to compute each element once: read again (`read_again.py`), and within the target's
+        `held_elements` (arrays it fills only to save work)."""
+        if math.prod(op.result.type.shape) > self.held_elements:
+            return False
+        return holds_read_again(op, self.readers, self.arrays.keys())
 
     # -- arrays and loops over elements ------------------------------------------------------------
 
@@ -483,9 +501,15 @@ class _Lowering:
         return found
 
     def array_of(self, b: Builder, value: Value) -> Value:
-        """The array holding tile `value` row-major: its own, or one filled here."""
-        if value not in self.arrays:
-            self.fill(b, value, lambda inner, index: self.elements.at(inner, value, index))
+        """The array holding tile `value` row-major: its own; that of the tile it reshapes (the
+        same elements in the same order), for a block-wide op that reads it; or one filled here."""
+        source, op = value, defining_op(value)
+        while source not in self.arrays and op is not None and op.name in _SAME_ORDER:
+            source = op.operands[0]
+            op = defining_op(source)
+        if source in self.arrays:
+            return self.arrays[source]
+        self.fill(b, value, lambda inner, index: self.elements.at(inner, value, index))
         return self.arrays[value]
 
     def accumulate(self, b, start, stop, array, position, term, op) -> None:

@@ -283,3 +283,29 @@ def test_a_reduction_fills_an_array_only_within_max_elements(
     out = torch.full((64,), -1, dtype=torch.int32)
     _run(work, {"x": x, "out": out}, 1, interpret)
     assert torch.equal(out, x.argsort().argsort().int())
+
+
+def _math_ops(work) -> list[str]:
+    return [op.name for op in work.walk() if op.name.startswith("math.")]
+
+
+@pytest.mark.parametrize("form", FORMS, ids=_form_id)
+def test_a_costly_tile_read_more_than_once_is_computed_once(form, make_target, interpret):
+    """Softmax's numerator `exp(x - max)` is both summed and divided: held, one exp per element
+    (the sum's block-wide reduce reads its array, a reshape of it being the same array), not one
+    in the sum's loop and another in the store's. Attention's row scale `exp2(max_old - max_new)`
+    spreads across its row: held per row, not recomputed at each of its row's positions; its
+    other exp2, of every score, runs once for both the dot and the row sum, where the target holds
+    tiles of that size. Both match torch."""
+    target = _loop_target(make_target, form)
+    target.capabilities["array_reduce"] = {"dtypes": ("f32",)}
+    softmax = _matches_torch("softmax", target, interpret)
+    assert _math_ops(softmax) == ["math.exp"]
+    assert sum(op.name == "mem.alloc" for op in softmax.walk()) == 4  # 2 tiles, 2 sums
+    target.capabilities["array_dot"] = {"dtypes": ("f16", "bf16"), "multiple": 16}
+    attention = _matches_torch("flash_attention", target, interpret)
+    assert _math_ops(attention) == ["math.exp2", "math.exp2"]
+    # Within `held_elements` only: the row scale (16) is held, the [16, 16] scores are not.
+    target.capabilities["held_elements"] = 16
+    attention = _matches_torch("flash_attention", target, interpret)
+    assert _math_ops(attention) == ["math.exp2"] * 3

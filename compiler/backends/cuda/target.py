@@ -182,6 +182,10 @@ TARGET = Target(
         # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce, of a
         # source that needs no more shared memory than a 64 x 64 f32 tile to hold.
         "array_reduce": {"dtypes": ("f32", "f64", "i32", "i64"), "max_elements": 4096},
+        # A tile computed per element where it is used is held in an array instead where its
+        # element costs a math function and is read more than once, if shared memory takes it
+        # as it takes a reduction's source.
+        "held_elements": 4096,
         # A launch specializes the kernel to its unit strides and 16-byte aligned buffers
         # (compiler/runtime/specialization.py), and a thread's consecutive elements of such a
         # buffer load and store as vectors of up to 16 bytes (ntc_load_lanes: ld.global.v4).

@@ -287,6 +287,9 @@ CUDA_TARGET = dataclasses.replace(
             "accumulator_elements": True,
         },
         "array_reduce": {"dtypes": ("f32",), "max_elements": 4096},
+        # A costly tile read more than once is held (computed once) up to 4096 elements: past
+        # that, recomputing it costs less than the shared memory holding it.
+        "held_elements": 4096,
         # Tiles dots read, and those block-wide ops wrote, move between global and shared
         # memory by T.copy of a strided view (mem.copy_box_in / mem.copy_box_out).
         "box_copy": True,
