@@ -4,8 +4,8 @@ than once. Held, each element is computed once; computed where used, once per re
 
 An element is read more than once where what reads the tile (through ops that move elements or
 compute per element) is larger than it, as a row's scale spread across its row; where more than
-one op with a loop of its own reads it, as a numerator both summed and divided by its sum; or where a
-loop below its definition reads it, once per iteration.
+one op with a loop of its own reads it, as a numerator both summed and divided by its sum; or
+where a loop below its definition reads it, once per iteration.
 """
 
 from __future__ import annotations
