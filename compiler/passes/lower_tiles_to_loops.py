@@ -104,6 +104,12 @@ class LowerTilesToLoops(Pass):
         return changed
 
 
+def _shape_attr(shape: tuple[int, ...]) -> dict:
+    """A tile's shape as an attribute, for what holds or walks it; none for a 1-D tile, which
+    its flat size says."""
+    return {"shape": list(shape)} if len(shape) > 1 else {}
+
+
 def _has_tiles_or_cells(kernel: Kernel) -> bool:
     """Whether the lowering changes `kernel`: every tile turns into arrays and scalars (no tile type
     is left to print), a value carried by `scf.for` or a result of `scf.if` gets a cell (a new
@@ -215,8 +221,7 @@ class _Lowering:
     def tile_array(self, dtype: str, shape: tuple[int, ...]) -> Value:
         """An array for a tile of `shape`, which it records where the tile has several dims (a
         target with 2-D scopes lays the array out as the tile)."""
-        extra = {"shape": list(shape)} if len(shape) > 1 else {}
-        return self.alloc(dtype, math.prod(shape), **extra)
+        return self.alloc(dtype, math.prod(shape), **_shape_attr(shape))
 
     def parallel(self, b: Builder, shape: tuple[int, ...], body: Callable) -> None:
         """`body(builder, index, position)` for every element of `shape`, in an scf.parallel that
@@ -224,8 +229,7 @@ class _Lowering:
         extent = self.elements.constant(b, math.prod(shape))
         position = Value(ScalarType("index"))
         block = Block([position])
-        attrs = {"shape": list(shape)} if len(shape) > 1 else {}
-        b.create("scf.parallel", [extent], attrs, [], [Region([block])])
+        b.create("scf.parallel", [extent], _shape_attr(shape), [], [Region([block])])
         inner = Builder(block)
         self.elements.memo = self.elements.memo.new_child()
         body(inner, self.elements.delinearize(inner, position, shape), position)
