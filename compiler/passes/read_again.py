@@ -15,7 +15,7 @@ from collections.abc import Mapping, Set
 
 from compiler.ir import Block, Operation, TileType, Value, lookup
 from compiler.passes.rewrite import defining_op
-from compiler.passes.tile_elements import ELEMENTWISE_DIALECTS
+from compiler.passes.tile_elements import ELEMENTWISE_DIALECTS, is_elementwise
 
 # Ops that only move a tile's elements: what reads their result reads the tile itself.
 MOVES = frozenset({"tile.expand_dims", "tile.reshape", "tile.trans", "tile.broadcast"})
@@ -26,14 +26,7 @@ def holds_read_again(
 ) -> bool:
     """Whether `op`'s tile is an elementwise result whose element runs a math function and is
     read more than once (`held`: the tiles in arrays already, which computing an element reads)."""
-    if not _elementwise(op):
-        return False
-    return _runs_math(op.result, held) and _read_again(op, readers)
-
-
-def _elementwise(op: Operation) -> bool:
-    definition = lookup(op.name)
-    return definition.dialect in ELEMENTWISE_DIALECTS and definition.effect == "pure"
+    return is_elementwise(op) and _runs_math(op.result, held) and _read_again(op, readers)
 
 
 def _read_again(op: Operation, readers: Mapping[Value, list[Operation]]) -> bool:
@@ -44,7 +37,7 @@ def _read_again(op: Operation, readers: Mapping[Value, list[Operation]]) -> bool
             if reader in seen:
                 continue
             seen.add(reader)
-            if not (reader.name in MOVES or _elementwise(reader)):
+            if not (reader.name in MOVES or is_elementwise(reader)):
                 sinks.add(reader)
             elif math.prod(reader.result.type.shape) > size:
                 return True
@@ -54,12 +47,9 @@ def _read_again(op: Operation, readers: Mapping[Value, list[Operation]]) -> bool
 
 
 def _in_loop_below(op: Operation, block: Block) -> bool:
-    """Whether an `scf.for` encloses `op` inside `block`."""
-    while op.parent is not block and op.parent is not None:
-        region = op.parent.parent
-        op = region.parent if region is not None else None
-        if op is None:
-            return False
+    """Whether an `scf.for` encloses `op` inside `block` (which holds `op`, at some depth)."""
+    while op.parent is not block:
+        op = op.parent.parent.parent  # block -> region -> the op owning it
         if op.name == "scf.for":
             return True
     return False

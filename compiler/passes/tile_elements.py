@@ -19,6 +19,12 @@ from compiler.passes.rewrite import defining_op
 ELEMENTWISE_DIALECTS = ("arith", "math", "select")
 
 
+def is_elementwise(op: Operation) -> bool:
+    """A pure op of an elementwise dialect: each result element from the operands' elements."""
+    definition = lookup(op.name)
+    return definition.dialect in ELEMENTWISE_DIALECTS and definition.effect == "pure"
+
+
 def strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     """Row-major strides of `shape` (element (i, j) of [M, N] is at i*N + j)."""
     return tuple(math.prod(shape[d + 1 :]) for d in range(len(shape)))
@@ -121,7 +127,7 @@ class Elements:
             buffer, offsets, *mask = op.operands
             operands = [self.scalars[buffer], *(self.at(b, v, index) for v in (offsets, *mask))]
             return b.create("mem.load", operands, dict(op.attrs)).result
-        if lookup(op.name).dialect in ELEMENTWISE_DIALECTS and lookup(op.name).effect == "pure":
+        if is_elementwise(op):
             operands = [self.at(b, v, index) for v in op.operands]
             result = value_type(op.result.type.dtype, ())
             return b.create(op.name, operands, dict(op.attrs), [result]).result
