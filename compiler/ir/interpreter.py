@@ -332,6 +332,9 @@ class _Interpreter:
             "index.thread_id": lambda: 0,
             "index.num_threads": lambda: 1,
             "mem.read": lambda array, i: array[i],
+            # One thread holds every element of a per-thread layout, each in its own slot.
+            "mem.owned_slots": lambda array: np.int64(array.size),
+            "mem.owned_position": lambda array, slot: slot,
             "index.meta": lambda: self.meta[attrs["name"]],
         }
         if name in simple:

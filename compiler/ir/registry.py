@@ -310,6 +310,20 @@ def _read(types: list[Type], attrs: dict) -> list[Type]:
     return [ScalarType(array.dtype)]
 
 
+def _owned_slots(types: list[Type], attrs: dict) -> list[Type]:
+    (array,) = types
+    if not isinstance(array, ArrayType):
+        raise TypeRuleError(f"expects an array, got {array}")
+    return [ScalarType("index")]
+
+
+def _owned_position(types: list[Type], attrs: dict) -> list[Type]:
+    array, slot = types
+    if not isinstance(array, ArrayType) or slot != ScalarType("index"):
+        raise TypeRuleError(f"expects (array, index slot), got {array}, {slot}")
+    return [ScalarType("index")]
+
+
 def _write(types: list[Type], attrs: dict) -> list[Type]:
     array, index, value = types
     if not isinstance(array, ArrayType) or index != ScalarType("index"):
@@ -580,6 +594,20 @@ def _defs() -> list[OpDef]:
         ),
         OpDef("mem.read", (2, 2), _read, effect="read", description="array element"),
         OpDef("mem.write", (3, 3), _write, effect="write", description="set an array element"),
+        OpDef(
+            "mem.owned_slots",
+            (1, 1),
+            _owned_slots,
+            description="how many elements of an array of a per-thread layout (a tensor-core "
+            "accumulator) this thread holds: its slots, which mem.read and mem.write index",
+        ),
+        OpDef(
+            "mem.owned_position",
+            (2, 2),
+            _owned_position,
+            description="(array, slot): the row-major position of the element this thread holds "
+            "in the slot, or the array's size where the slot holds none",
+        ),
         OpDef(
             "mem.dot",
             (3, 3),

@@ -18,6 +18,13 @@ indexes private arrays by r, so a private array needs ceil(n / threads) elements
 with the one thread of the reference interpreter). A loop whose only writes are to private arrays
 needs no barrier.
 
+Accumulators each thread holds its own elements of, in a layout of the target's (capability
+`array_dot` with `accumulator_slots`: tensor-core fragments), where a loop reads or writes one,
+each element at the loop's own position: the loop walks this thread's slots of it instead,
+`for slot in 0 .. mem.owned_slots(acc)` at `mem.owned_position(acc, slot)` (where below the
+extent), with the accumulator indexed by the slot. Other arrays such a loop touches stay shared:
+which thread holds which of their elements is no longer the rounds' choice.
+
 Lanes, where the target has vector accesses (capability `vector_access`) and the launch found
 buffers aligned (kernel attr `aligned`): each thread takes `lanes` consecutive positions a round,
 `(thread + r * thread count) * lanes + lane`, in an `scf.for {lanes}` over the lanes, so that
@@ -61,10 +68,11 @@ class LowerParallel(Pass):
                 f"{self.name}: target {target.name} has parallel={form!r}; use one of {FORMS}"
             )
         loops = [op for op in kernel.walk() if op.name == "scf.parallel"]
+        walks = {} if form == "native" else self.slot_walks(kernel, target, loops)
         if form == "serial" or "private" not in target.memory_scopes:
             private = set()
         else:
-            private = _private_arrays(kernel, loops)
+            private = _private_arrays(kernel, loops, walks)
         for array in private:
             array.owner.attrs["scope"] = target.memory_scopes["private"]
         if form == "native" or not loops:
@@ -76,18 +84,62 @@ class LowerParallel(Pass):
             threads = WARP * (kernel.attrs.get("num_warps") or 1)
             lanes = lane_count(loops, aligned, access["bytes"], threads)
         for op in loops:
-            if form == "serial":
+            if form == "serial" and op not in walks:
                 _serial(op)
+            elif form == "serial":
+                _slot_walk(builder_before(op), op, walks[op])
+                op.parent.ops.remove(op)
             else:
                 extent = constant_value(op.operands[0])
-                fits = isinstance(extent, int) and extent % lanes == 0
-                _threads(op, private, lanes if fits else 1)
+                fits = isinstance(extent, int) and extent % lanes == 0 and op not in walks
+                _threads(op, private, lanes if fits else 1, walks.get(op, []))
         return True
 
+    def slot_walks(self, kernel: Kernel, target, loops: list[Operation]) -> dict:
+        """The loops that touch an accumulator the target lays out per thread, with those
+        accumulators; every access of one must be at its loop's own position, over its size."""
+        capability = target.capability("array_dot") or {}
+        scope = capability.get("accumulator")
+        if not (scope and capability.get("accumulator_slots")):
+            return {}
+        walks = {}
+        for loop in loops:
+            (position,) = loop.regions[0].block.args
+            found: list[Value] = []
+            for use in loop.walk():
+                for index, value in enumerate(use.operands):
+                    owner = value.owner
+                    if not (isinstance(owner, Operation) and owner.name == "mem.alloc"):
+                        continue
+                    if owner.attrs.get("scope") != scope:
+                        continue
+                    at_own = use.name in ("mem.read", "mem.write") and index == 0
+                    at_own = at_own and use.operands[1] is position
+                    if not (at_own and constant_value(loop.operands[0]) == value.type.size):
+                        raise PassError(
+                            f"{self.name}: {use.name} in @{kernel.name} touches accumulator "
+                            f"{value} other than at its element loop's own position; a target "
+                            "with accumulator_slots reaches only each thread's own elements"
+                        )
+                    if value not in found:
+                        found.append(value)
+            if len({v.type for v in found}) > 1:
+                raise PassError(
+                    f"{self.name}: an element loop in @{kernel.name} touches accumulators of "
+                    f"different types ({', '.join(str(v.type) for v in found)}), whose slots "
+                    "need not hold the same positions; give each its own loop"
+                )
+            if found:
+                walks[loop] = found
+        return walks
 
-def _private_arrays(kernel: Kernel, loops: list[Operation]) -> set[Value]:
+
+def _private_arrays(
+    kernel: Kernel, loops: list[Operation], walks: dict[Operation, list[Value]]
+) -> set[Value]:
     """The arrays every access of which is a read or write at the position of the innermost
-    `scf.parallel` around it, a loop whose extent is the array's size."""
+    `scf.parallel` around it, a loop whose extent is the array's size, and none of them in a
+    loop that walks an accumulator's slots."""
     arrays = {op.result for op in kernel.walk() if op.name == "mem.alloc"}
     position_of = {}  # an op inside a parallel loop -> that loop's position and extent
     for loop in loops:
@@ -95,7 +147,7 @@ def _private_arrays(kernel: Kernel, loops: list[Operation]) -> set[Value]:
         for inner in loop.walk():
             if inner is not loop:
                 position_of[inner] = (position, constant_value(loop.operands[0]))
-    shared = set()
+    shared = {v for loop in walks for inner in loop.walk() for v in inner.operands}
     for op in kernel.walk():
         for index, value in enumerate(op.operands):
             if value not in arrays:
@@ -118,11 +170,11 @@ def _serial(op: Operation) -> None:
     op.parent.ops.remove(op)
 
 
-def _threads(op: Operation, private: set[Value], lanes: int) -> None:
+def _threads(op: Operation, private: set[Value], lanes: int, accumulators: list[Value]) -> None:
     touched = {v for inner in op.walk() for v in inner.operands if v in private}
+    own = private.union(accumulators)
     writes_shared = any(
-        inner.name in _SHARED_WRITES
-        or (inner.name == "mem.write" and inner.operands[0] not in private)
+        inner.name in _SHARED_WRITES or (inner.name == "mem.write" and inner.operands[0] not in own)
         for inner in op.walk()
     )
     b = builder_before(op)
@@ -135,7 +187,9 @@ def _threads(op: Operation, private: set[Value], lanes: int) -> None:
         groups = b.constant(constant_value(groups) // lanes, "index")
         for array in touched:
             array.owner.attrs["lanes"] = lanes
-    if touched:
+    if accumulators:
+        _slot_walk(b, op, accumulators)
+    elif touched:
         _rounds(b, op, start, step, groups, touched, lanes)
     else:
         group = Value(groups.type)
@@ -182,6 +236,29 @@ def _rounds(
         for use in nested.walk():
             if use.name in ("mem.read", "mem.write") and use.operands[0] in private:
                 use.operands[1] = share
+    inner.create("scf.if", [within], {}, [], [Region([then]), Region([otherwise])])
+    inner.create("scf.yield", [])
+
+
+def _slot_walk(b: Builder, op: Operation, accumulators: list[Value]) -> None:
+    """for slot in 0 .. owned_slots: position = owned_position(slot); if position < extent: the
+    body there, with the accumulators (one layout) indexed by the slot."""
+    first = accumulators[0]
+    one = b.constant(1, "index")
+    slots = b.value("mem.owned_slots", first)
+    slot = Value(slots.type)
+    loop = Block([slot])
+    b.create("scf.for", [b.constant(0, "index"), slots, one], {}, [], [Region([loop])])
+    inner = Builder(loop)
+    position = inner.value("mem.owned_position", first, slot)
+    within = inner.value("arith.cmp", position, op.operands[0], pred="lt")
+    then, otherwise = Block(), Block()
+    Builder(otherwise).create("scf.yield", [])
+    _take_body(Builder(then), op, position, 1)
+    for nested in then.ops:
+        for use in nested.walk():
+            if use.name in ("mem.read", "mem.write") and use.operands[0] in accumulators:
+                use.operands[1] = slot
     inner.create("scf.if", [within], {}, [], [Region([then]), Region([otherwise])])
     inner.create("scf.yield", [])
 

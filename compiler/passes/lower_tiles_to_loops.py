@@ -24,7 +24,9 @@ the whole loop when it has one: no sum array per iteration, no elementwise add. 
 addresses the accumulator's elements, the carried tile lives there, filled with its init and
 read by what follows the loop, with no array copied in and out. So does a sum the
 loop rescales element by element before adding the dot (`rescaled_sums.py`), where the target
-addresses the accumulator's elements (`accumulator_elements`). A tile computed
+addresses the accumulator's elements (`accumulator_elements`); where it addresses only each
+thread's own (`accumulator_slots`: ssa.lower_parallel walks them), the rescale still overwrites
+the accumulator in place, and the sum is copied in before the loop and out after. A tile computed
 before a loop that a block-wide op in it takes whole (a scaled operand) is filled once,
 before the loop, not recomputed into its array in every iteration.
 
@@ -474,12 +476,15 @@ class _Lowering:
         carried array, which the dot then adds to in place. So can a sum the loop rescales
         element by element before adding the dot (`acc * alpha[:, None] + dot(p, v)`:
         `rescaled_sums.py`) where the target reads and writes its accumulator's elements
-        (`array_dot["accumulator_elements"]`, or no accumulator scope): the rescale overwrites
-        the array just before the dot (`self.rescaled`)."""
+        (`array_dot["accumulator_elements"]` or `["accumulator_slots"]`, or no accumulator
+        scope): the rescale overwrites the array just before the dot (`self.rescaled`)."""
         body = loop.regions[0].block
         _, *carried = body.args
-        elements = self.array_dot.get("accumulator_elements") or not self.array_dot.get(
-            "accumulator"
+        capability = self.array_dot
+        elements = (
+            capability.get("accumulator_elements")
+            or capability.get("accumulator_slots")
+            or not capability.get("accumulator")
         )
         found = {}
         for arg, value in zip(carried, body.ops[-1].operands, strict=True):

@@ -368,3 +368,14 @@ kernel @k(%n: index) {
     scf.yield()
   }
 }
+// -----
+// expected-error: expects (array, index slot), got array<f32[256]>, f32
+kernel @k(%s: f32) {
+  %0 = mem.alloc() {dtype = "f32", size = 256} : array<f32[256]>
+  %1 = mem.owned_position(%0, %s) : index
+}
+// -----
+// expected-error: expects an array, got f32
+kernel @k(%s: f32) {
+  %0 = mem.owned_slots(%s) : index
+}

@@ -142,3 +142,27 @@ kernel @nest(%a: buffer<f32>) {
     scf.yield()
   }
 }
+// -----
+kernel @slots(%alpha: f32) {
+  %0 = mem.alloc() {dtype = "f32", operand_dtype = "f16", scope = "fragment", shape = [16, 16], size = 256} : array<f32[256]>
+  %1 = arith.constant() {value = 0} : index
+  %2 = arith.constant() {value = 1} : index
+  %3 = arith.constant() {value = 256} : index
+  %4 = mem.owned_slots(%0) : index
+  scf.for(%1, %4, %2) {
+  ^(%5: index):
+    %6 = mem.owned_position(%0, %5) : index
+    %7 = arith.cmp(%6, %3) {pred = "lt"} : i1
+    scf.if(%7) {
+    ^():
+      %8 = mem.read(%0, %5) : f32
+      %9 = arith.mul(%8, %alpha) : f32
+      mem.write(%0, %5, %9)
+      scf.yield()
+    } {
+    ^():
+      scf.yield()
+    }
+    scf.yield()
+  }
+}

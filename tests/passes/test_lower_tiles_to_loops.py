@@ -102,7 +102,7 @@ def test_private_arrays_take_their_loops_barriers_away(make_target):
     assert barriers(FORMS[2]) == (2, 3)  # around the store only; each loop's rounds guarded
 
 
-@pytest.mark.parametrize("elements", [False, True])
+@pytest.mark.parametrize("elements", [None, "accumulator_elements", "accumulator_slots"])
 @pytest.mark.parametrize("accumulator", [None, "fragment"])
 @pytest.mark.parametrize("name", ["matmul_fp16", "bmm_fp16", "flash_attention"])
 def test_a_dot_the_target_takes_whole_is_one_array_dot(
@@ -116,24 +116,28 @@ def test_a_dot_the_target_takes_whole_is_one_array_dot(
     the accumulator's elements, filled and read there with no copy at all. So does attention's
     second dot, whose sum the loop rescales first (`acc * alpha[:, None] + dot(p, v)`), where the
     target reads and writes the accumulator's elements (no accumulator scope, or
-    `accumulator_elements`); its first dot starts from zero and is copied out each time."""
+    `accumulator_elements`) or each thread's own (`accumulator_slots`: the rescale walks the
+    slots, and the sum is copied in and out around the loop); its first dot starts from zero
+    and is copied out each time."""
     if elements and not accumulator:
         pytest.skip("without an accumulator scope the sum is a plain array")
     target = _loop_target(make_target, FORMS[1])
     capability = {"dtypes": ("f16", "bf16"), "multiple": 16}
-    capability |= (
-        {"accumulator": accumulator, "accumulator_elements": elements} if accumulator else {}
-    )
+    capability |= {"accumulator": accumulator} if accumulator else {}
+    capability |= {elements: True} if elements else {}
     target.capabilities["array_dot"] = capability
     work = _matches_torch(name, target, interpret)
     dots = [op for op in work.walk() if op.name == "mem.dot"]
     assert dots and all(op.attrs["m"] % 16 == op.attrs["n"] % 16 == 0 for op in dots)
     in_place = [op for op in dots if op.attrs["accumulate"]]
     rescaled = accumulator is None or elements
-    assert len(in_place) == (len(dots) if name != "flash_attention" else int(rescaled))
+    assert len(in_place) == (len(dots) if name != "flash_attention" else int(bool(rescaled)))
     copies = [op for op in work.walk() if op.name == "mem.copy"]
-    expected = (0 if elements else 2 * len(in_place)) + len(dots) - len(in_place)
+    homed = elements == "accumulator_elements"
+    expected = (0 if homed else 2 * len(in_place)) + len(dots) - len(in_place)
     assert len(copies) == (expected if accumulator else 0)
+    walks = [op for op in work.walk() if op.name == "mem.owned_position"]
+    assert len(walks) == (name == "flash_attention" and elements == "accumulator_slots")
     for dot in dots:
         scope = dot.operands[2].owner.attrs["scope"]
         assert scope == (accumulator or "local")

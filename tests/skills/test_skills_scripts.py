@@ -144,7 +144,7 @@ def test_coverage_of_the_triton_target(capsys) -> None:
     # Loop-level ops reach only targets without tile values (ssa.lower_tiles_to_loops).
     loop_level = ["mem.alloc", "mem.read", "mem.write", "mem.barrier", "scf.parallel", "scf.grid"]
     loop_level += ["mem.dot", "mem.copy", "mem.reduce", "mem.copy_box_in", "mem.copy_box_out"]
-    loop_level += ["mem.load_lanes", "mem.store_lanes"]
+    loop_level += ["mem.load_lanes", "mem.store_lanes", "mem.owned_slots", "mem.owned_position"]
     loop_level += ["index.thread_id", "index.num_threads", "index.meta"]
     allowed = [flag for op in loop_level for flag in ("--allow", op)]
     assert run(coverage, ["--strict", "--target", "triton", *allowed], capsys)[0] == 0

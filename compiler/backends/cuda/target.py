@@ -119,7 +119,9 @@ SPELLING = {
     "mem.store": _store,
     "mem.alloc": _alloc,
     "mem.read": "{0}[{1}]",
-    "mem.write": "{0}[{1}] = {2};",
+    "mem.write": "{0}[{1}] = {2};",  # an accumulator's by slot (ntc_accumulator::operator[])
+    "mem.owned_slots": "ntc_owned_slots({0})",
+    "mem.owned_position": "ntc_owned_position({0}, {1})",
     "mem.dot": "ntc_dot<{m}, {n}, {k}, {accumulate}>({0}, {1}, {2});",
     "mem.copy": "ntc_copy({0}, {1});",  # into or out of an accumulator
     "mem.reduce": _array_reduce,
@@ -173,11 +175,13 @@ TARGET = Target(
         # A dot of f16 or bf16 tiles, or of f32 ones permitting TF32 products, whose dims are
         # whole 16 x 16 x 16 tensor-core tiles is one block-wide ntc_dot (WMMA on a GPU; the CPU
         # shim loops), summed in the warps' accumulator fragments, registers, for as long as the
-        # sum lives: see ntc_cuda_device.h.
+        # sum lives: see ntc_cuda_device.h. Each thread reaches its own elements of them (its
+        # slots), so a loop that rescales a sum before adding a dot rescales the fragments.
         "array_dot": {
             "dtypes": ("f16", "bf16", "tf32"),
             "multiple": 16,
             "accumulator": _ACCUMULATOR,
+            "accumulator_slots": True,
         },
         # Reductions of these (the types warp shuffles move) are one block-wide ntc_reduce, of a
         # source that needs no more shared memory than a 64 x 64 f32 tile to hold.

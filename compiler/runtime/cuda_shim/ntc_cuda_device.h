@@ -165,13 +165,24 @@ struct ntc_wmma<float> {
 // held in the warps' tensor-core accumulator fragments (registers) for as long as it lives. Warp w
 // holds the 16 x 16 tiles w, w + Warps, w + 2 Warps, ... of the row-major [M / 16, N / 16] tiles;
 // every loop over a warp's tiles has a constant trip count, so the fragments stay in registers.
+// A thread's elements of the sum are its slots: slot s is element s % per_fragment of its
+// fragment s / per_fragment (mem.read and mem.write of the array index slots; constant after the
+// slot loop unrolls, so they stay registers).
 template <int M, int N, int Warps, typename Operand>
 struct ntc_accumulator {
   static_assert(M % 16 == 0 && N % 16 == 0, "whole 16 x 16 tiles");
   static constexpr int tiles = (M / 16) * (N / 16);
   static constexpr int per_warp = (tiles + Warps - 1) / Warps;
   static constexpr int k = ntc_wmma<Operand>::k;
-  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, k, float> part[per_warp];
+  using fragment = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, k, float>;
+  static constexpr int per_fragment = fragment::num_elements;
+  fragment part[per_warp];
+  // Which element of a 16 x 16 tile each slot of a fragment holds (see ntc_positions).
+  fragment where;
+  __device__ __forceinline__ ntc_accumulator();
+  __device__ __forceinline__ float& operator[](int slot) {
+    return part[slot / per_fragment].x[slot % per_fragment];
+  }
 };
 
 // The first row and column of warp tile `t` of this thread's warp, or -1 where it has none.
@@ -181,6 +192,40 @@ __device__ __forceinline__ int2 ntc_warp_tile(int t) {
   const int tile = threadIdx.x / 32 + t * Warps;
   if (tile >= tiles) return make_int2(-1, -1);
   return make_int2(tile / (N / 16) * 16, tile % (N / 16) * 16);
+}
+
+// The row-major positions of a 16 x 16 tile. WMMA leaves which element of a fragment a thread
+// holds unspecified, but loads and stores by one mapping: an accumulator fragment loaded from
+// this table holds, in each slot, the position of the element the slot holds.
+struct ntc_tile_positions {
+  float at[256];
+  constexpr ntc_tile_positions() : at() {
+    for (int i = 0; i < 256; ++i) at[i] = float(i);
+  }
+};
+__device__ constexpr ntc_tile_positions ntc_positions{};
+
+template <int M, int N, int Warps, typename Operand>
+__device__ __forceinline__ ntc_accumulator<M, N, Warps, Operand>::ntc_accumulator() {
+  nvcuda::wmma::load_matrix_sync(where, ntc_positions.at, 16, nvcuda::wmma::mem_row_major);
+}
+
+// mem.owned_slots: how many slots of the accumulator this thread has.
+template <int M, int N, int Warps, typename Operand>
+__device__ __forceinline__ constexpr int ntc_owned_slots(const ntc_accumulator<M, N, Warps, Operand>&) {
+  using sum = ntc_accumulator<M, N, Warps, Operand>;
+  return sum::per_warp * sum::per_fragment;
+}
+
+// mem.owned_position: the row-major position in [M, N] of the element in this thread's slot, or
+// M * N where its warp has no tile for the slot.
+template <int M, int N, int Warps, typename Operand>
+__device__ __forceinline__ int ntc_owned_position(const ntc_accumulator<M, N, Warps, Operand>& sum, int slot) {
+  constexpr int per_fragment = ntc_accumulator<M, N, Warps, Operand>::per_fragment;
+  const int2 at = ntc_warp_tile<M, N, Warps>(slot / per_fragment);
+  if (at.x < 0) return M * N;
+  const int local = (int)sum.where.x[slot % per_fragment];
+  return (at.x + local / 16) * N + at.y + local % 16;
 }
 
 // An operand fragment of TF32 elements, loaded as f32, rounded as WMMA requires; others as loaded.

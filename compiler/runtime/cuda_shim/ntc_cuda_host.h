@@ -146,11 +146,24 @@ static inline void ntc_reduce(const T* from, T* to, Combine combine) {
 }
 
 // An array of the accumulator scope: the GPU form keeps it in the warps' tensor-core registers;
-// here the block's one thread holds the whole row-major [M, N] sum.
+// here the block's one thread holds the whole row-major [M, N] sum. Its slots (mem.read and
+// mem.write index them) run last to first, so that code taking a slot for a position goes as
+// wrong here as on a GPU, where the tensor cores choose which thread holds which element.
 template <int M, int N, int Warps, typename Operand>
 struct ntc_accumulator {
   float part[M * N];
+  float& operator[](int slot) { return part[M * N - 1 - slot]; }
 };
+
+// mem.owned_slots and mem.owned_position: every element, and the position of a slot's.
+template <int M, int N, int Warps, typename Operand>
+static inline int ntc_owned_slots(const ntc_accumulator<M, N, Warps, Operand>&) {
+  return M * N;
+}
+template <int M, int N, int Warps, typename Operand>
+static inline int ntc_owned_position(const ntc_accumulator<M, N, Warps, Operand>&, int slot) {
+  return M * N - 1 - slot;
+}
 
 // mem.dot: the block's one thread computes all of c, each element's f32 sum in k order as the
 // loop form's, from c's own value where Accumulate.
