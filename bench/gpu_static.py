@@ -47,7 +47,8 @@ TILE_OPS = ("T.copy", "T.gemm", "T.reduce", "T.Pipelined", "T.alloc_fragment", "
 # `T.Parallel` over a 2-D tile's own dims; the kernels whose elementwise work is on such tiles.
 PARALLEL_NEST = re.compile(r"T\.Parallel\(\d+, \d+\)")
 TILES_2D = ("matmul", "bmm", "conv2d", "flash_attention", "softmax", "rms_norm")
-NO_SPILLS = ("matmul", "matmul_fp16", "flash_attention", "flash_attention_causal")
+ATTENTION = ("flash_attention", "flash_attention_causal")
+NO_SPILLS = ("matmul", "matmul_fp16", *ATTENTION)
 TENSOR_CORES = ("matmul_fp16", "bmm_fp16", "flash_attention")
 TF32_DOTS = ("matmul", "bmm", "addmm", "conv2d")  # f32 dots permitting TF32 (Triton's default)
 ELEMENTWISE = ("vector_add", "fused_elementwise")  # every tile touched by its own thread only
@@ -77,6 +78,7 @@ class Form:
     vector_accesses: int  # ld.global.v* / st.global.v* instructions in the PTX
     tensor_core: dict[str, int]  # PTX instruction -> count
     tile_ops: tuple[str, ...]  # TileLang operations in the program
+    slot_walks: bool  # CUDA C++: a loop walks a thread's own elements of an accumulator
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -191,8 +193,20 @@ def gpu_form(name: str, backend: str, gpu_sizes: bool = False) -> Form:
     for width in map(int, ASYNC_COPY.findall(ptx)):
         copies[width] = copies.get(width, 0) + 1
     vectors = len(VECTOR_ACCESS.findall(ptx))
+    walks = "ntc_owned_position(" in artifact.source
     return Form(
-        name, backend, registers, shared, stack, spilled, shuffles, copies, vectors, found, tile_ops
+        name,
+        backend,
+        registers,
+        shared,
+        stack,
+        spilled,
+        shuffles,
+        copies,
+        vectors,
+        found,
+        tile_ops,
+        walks,
     )
 
 
@@ -233,9 +247,11 @@ def targets(forms: list[Form], wide: list[Form]) -> list[str]:
     gemm = [by_key[k, "tilelang"] for k in TENSOR_CORES if (k, "tilelang") in by_key]
     tf32 = [by_key[k, b] for k in TF32_DOTS for b in BACKENDS if (k, b) in by_key]
     staged = [by_key[k, "tilelang"] for k in PIPELINED if (k, "tilelang") in by_key]
+    keyed = [by_key[k, "tilelang"] for k in ATTENTION if (k, "tilelang") in by_key]
     nested = [by_key[k, "tilelang"] for k in TILES_2D if (k, "tilelang") in by_key]
     own = [by_key[k, b] for k in ELEMENTWISE for b in BACKENDS if (k, b) in by_key]
     reduced = [by_key[k, b] for k in REDUCTIONS for b in BACKENDS if (k, b) in by_key]
+    rescaled = [f for f in [*forms, *wide] if f.backend == "cuda" and f.kernel in ATTENTION]
     return [
         "| target | result |",
         "|---|---|",
@@ -266,6 +282,11 @@ def targets(forms: list[Form], wide: list[Form]) -> list[str]:
         "| tensor-core instructions in the CUDA PTX of the fp16 matmul, bmm and attention | "
         + verdict([f.kernel for f in cores if not f.tensor_core], len(cores))
         + " |",
+        "| CUDA C++: attention's rescaled sum (`acc * alpha[:, None] + dot(p, v)`) stays in "
+        "the tensor-core fragments, each thread rescaling its own elements "
+        "(`ntc_owned_position`), at the suite's and the GPU block sizes | "
+        + verdict([f.kernel for f in rescaled if not f.slot_walks], len(rescaled))
+        + " |",
         "| TileLang's program of those kernels uses `T.gemm` | "
         + verdict([f.kernel for f in gemm if "T.gemm" not in f.tile_ops], len(gemm))
         + " |",
@@ -293,10 +314,18 @@ def targets(forms: list[Form], wide: list[Form]) -> list[str]:
             len(staged),
         )
         + " |",
-        "| TileLang: those copies are asynchronous, each a vector of 8 or 16 bytes (`cp.async` in "
-        "the PTX), f32 and fp16 alike: a launch on aligned tensors whose sizes and strides 16 "
-        "divides runs the kernel specialized to them, where TileLang proves each row starts "
-        "aligned | "
+        "| TileLang: attention's key loop (its copies interleaved with other work, its trip "
+        "count known at run time) copies keys and values with `T.copy` and is `T.Pipelined`, "
+        "one stage deep (TileLang 0.1.15 builds no deeper such loop) | "
+        + verdict(
+            [f.kernel for f in keyed if not {"T.copy", "T.Pipelined"} <= set(f.tile_ops)],
+            len(keyed),
+        )
+        + " |",
+        "| TileLang: matmul's and bmm's copies are asynchronous, each a vector of 8 or 16 "
+        "bytes (`cp.async` in the PTX), f32 and fp16 alike: a launch on aligned tensors whose "
+        "sizes and strides 16 divides runs the kernel specialized to them, where TileLang "
+        "proves each row starts aligned | "
         + verdict(
             [f.kernel for f in staged if not f.async_copies or min(f.async_copies) < 8],
             len(staged),

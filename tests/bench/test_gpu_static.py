@@ -65,6 +65,7 @@ def test_report_for_one_kernel(tmp_path):
     assert "| elementwise tiles in registers: no shared memory, no stack in vector_add" in text
     assert "fused_elementwise | met |" in text
     assert "on arrays of its shape | not checked" in text  # no 2-D tiles in vector_add
+    assert "each thread rescaling its own elements" in text  # attention's row, not checked here
     # at GPU block sizes each thread's lanes of its contiguous tensors go as vectors
     assert "vector_add, fused_elementwise, softmax, rms_norm and the matmul" in text
     wide = text.split("At the GPU block sizes the benchmark")[1].split("## Targets")[0]

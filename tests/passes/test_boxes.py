@@ -195,10 +195,40 @@ kernel @k(%a: buffer<f16>, %n: index, %s: index, %c: buffer<f32>) {
 def test_only_loops_of_copies_scalars_and_dots_are_pipelined(extra, pipelined, make_target):
     """A pipeliner copies a copy into its prologue with the view it reads: the view's sizes
     and strides must be there before the loop (a size the loop computes is no such copy)."""
-    constant = "%7 = arith.constant() {value = 0.0} : f32\n    " if "write" in extra else ""
-    if "%7, %s" in extra:
-        constant = "%7 = arith.add(%6, %4) : index\n    "
-    kernel = parse_kernel(LOOP.replace("EXTRA", constant + extra))
+    kernel = _loop(extra)
     target = make_target(pipeline_stages=3)
     PassManager(parse_pipeline("ssa.pipeline_loops"), PassContext(target=target)).run(kernel)
     assert _counts(kernel)["stages"] == ([3] if pipelined else [])
+
+
+def _loop(extra: str, bound: str = "%n"):
+    constant = "%7 = arith.constant() {value = 0.0} : f32\n    " if "write" in extra else ""
+    if "%7, %s" in extra:
+        constant = "%7 = arith.add(%6, %4) : index\n    "
+    text = LOOP.replace("EXTRA", constant + extra)
+    return parse_kernel(text.replace("scf.for(%2, %n, %3)", f"scf.for(%2, {bound}, %3)"))
+
+
+@pytest.mark.parametrize(
+    ("extra", "stages"),
+    [
+        ("", 3),  # its copy follows the dot, all the work: 2 stages deep
+        ("mem.write(%1, %2, %7)", 2),  # work after the dot: the pipeline 3 deep, past the bound
+        ("mem.copy_box_out(%1, %c, %2, %2, %n, %n, %s, %3) {shape = [16, 16]}", None),
+    ],
+    ids=["copies-last", "work-after-the-dot", "store"],
+)
+@pytest.mark.parametrize("bound", ["%n", "%4"], ids=["runtime-trips", "constant-trips"])
+def test_a_pipeliner_that_orders_other_work_bounds_runtime_loops(extra, stages, bound, make_target):
+    """A target whose pipeliner orders the rest of the body (`pipeline_interleaved`) pipelines a
+    loop with other work in it, unless it writes global memory; with a trip count known only at
+    run time, within `pipeline_runtime_depth`: each copy right after its array's last reader, the
+    loop runs `stages` deep, one less where the copies then follow all other work."""
+    target = make_target(pipeline_stages=3, pipeline_interleaved=True, pipeline_runtime_depth=2)
+    kernel = _loop(extra, bound)
+    (entry,) = PassManager(parse_pipeline("ssa.pipeline_loops"), PassContext(target)).run(kernel)
+    if bound == "%4" and stages:
+        stages = 3  # a constant trip count: the pipeliner unrolls its epilogue, at any depth
+    assert _counts(kernel)["stages"] == ([stages] if stages else [])
+    bounded = [r for r in entry.remarks if "known only at run time runs in 2 stages, not 3" in r]
+    assert len(bounded) == int(stages == 2)

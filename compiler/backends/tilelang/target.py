@@ -157,6 +157,7 @@ TARGET = Target(
 # its own (local) copy. Atomics are TileLang's own, giving the old value. Tiles dots read move in
 # by T.copy of a strided view of the flat buffer (`box_copy`), and a loop of such copies and a
 # gemm is T.Pipelined (`pipeline_stages`): TileLang overlaps the next tiles' copies with the gemm.
+# So is one that does other work between its copies and gemms (`pipeline_interleaved`).
 _CUDA_SPELLING = {
     **SPELLING,
     "mem.atomic": atomic(
@@ -296,6 +297,12 @@ CUDA_TARGET = dataclasses.replace(
         # Loops that copy boxes in for T.gemm: T.Pipelined, its copies asynchronous, double
         # buffered unless the program gives num_stages.
         "pipeline_stages": 2,
+        # TileLang's planner orders a loop with other work in it too (attention's key loop),
+        # each copy issued after its array's last reader; and with a trip count known only at
+        # run time, TileLang 0.1.15 compiles a pipeline at most one stage deep (a deeper one's
+        # epilogue waits on a count its CUDA codegen cannot take).
+        "pipeline_interleaved": True,
+        "pipeline_runtime_depth": 1,
         # A launch on 16-byte aligned buffers specializes the kernel to its unit strides and to
         # the sizes and strides 16 divides (compiler/runtime/specialization.py): TileLang then
         # proves a box's rows start aligned and its bounds hold for whole vectors, and copies
