@@ -35,6 +35,7 @@ own), 1 where no access would gain.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from compiler.ir import Block, Builder, Kernel, Operation, Region, Value
@@ -221,23 +222,17 @@ def _rounds(
     b.create("scf.for", [b.constant(0, "index"), rounds, one], {}, [], [Region([loop])])
     inner = Builder(loop)
     group = inner.value("arith.add", thread, inner.value("arith.mul", round_, threads))
-    within = inner.value("arith.cmp", group, groups, pred="lt")
-    then, otherwise = Block(), Block()
-    Builder(otherwise).create("scf.yield", [])
-    lane = _take_body(Builder(then), op, group, lanes)
-    share = round_
-    if lane is not None:
+
+    def share(lane: Value | None) -> Value:
+        if lane is None:
+            return round_
         at = Builder(lane.owner)
         at.index = 0
-        share = at.value(
+        return at.value(
             "arith.add", at.value("arith.mul", round_, at.constant(lanes, "index")), lane
         )
-    for nested in then.ops:
-        for use in nested.walk():
-            if use.name in ("mem.read", "mem.write") and use.operands[0] in private:
-                use.operands[1] = share
-    inner.create("scf.if", [within], {}, [], [Region([then]), Region([otherwise])])
-    inner.create("scf.yield", [])
+
+    _guarded(inner, op, group, groups, lanes, private, share)
 
 
 def _slot_walk(b: Builder, op: Operation, accumulators: list[Value]) -> None:
@@ -251,14 +246,28 @@ def _slot_walk(b: Builder, op: Operation, accumulators: list[Value]) -> None:
     b.create("scf.for", [b.constant(0, "index"), slots, one], {}, [], [Region([loop])])
     inner = Builder(loop)
     position = inner.value("mem.owned_position", first, slot)
-    within = inner.value("arith.cmp", position, op.operands[0], pred="lt")
+    _guarded(inner, op, position, op.operands[0], 1, set(accumulators), lambda lane: slot)
+
+
+def _guarded(
+    inner: Builder,
+    op: Operation,
+    at: Value,
+    bound: Value,
+    lanes: int,
+    arrays: set[Value],
+    share: Callable[[Value | None], Value],
+) -> None:
+    """if at < bound: the loop's body at `at` (`_take_body`), its reads and writes of `arrays`
+    at `share(lane)`, this thread's index into them; then the enclosing loop's yield."""
+    within = inner.value("arith.cmp", at, bound, pred="lt")
     then, otherwise = Block(), Block()
     Builder(otherwise).create("scf.yield", [])
-    _take_body(Builder(then), op, position, 1)
+    index = share(_take_body(Builder(then), op, at, lanes))
     for nested in then.ops:
         for use in nested.walk():
-            if use.name in ("mem.read", "mem.write") and use.operands[0] in accumulators:
-                use.operands[1] = slot
+            if use.name in ("mem.read", "mem.write") and use.operands[0] in arrays:
+                use.operands[1] = index
     inner.create("scf.if", [within], {}, [], [Region([then]), Region([otherwise])])
     inner.create("scf.yield", [])
 
