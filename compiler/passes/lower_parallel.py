@@ -118,9 +118,11 @@ class LowerParallel(Pass):
                     at_own = at_own and use.operands[1] is position
                     if not (at_own and constant_value(loop.operands[0]) == value.type.size):
                         raise PassError(
-                            f"{self.name}: {use.name} in @{kernel.name} touches accumulator "
-                            f"{value} other than at its element loop's own position; a target "
-                            "with accumulator_slots reaches only each thread's own elements"
+                            f"{self.name}: {use.name} in @{kernel.name} touches an accumulator "
+                            f"({value.type}, scope {scope}) other than at its element loop's "
+                            "own position, and a target with accumulator_slots reaches only "
+                            "each thread's own elements; copy the accumulator out (mem.copy) "
+                            "and read the copy"
                         )
                     if value not in found:
                         found.append(value)
