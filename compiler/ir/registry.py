@@ -385,6 +385,8 @@ def _copy(types: list[Type], attrs: dict) -> list[Type]:
 
 # Where a box copy's index scalars stand among its operands, and how they split.
 BOX_SCALARS = {"mem.copy_box_in": slice(1, -1), "mem.copy_box_out": slice(2, None)}
+# Ops that write a buffer (global memory), not an array of the program's own.
+BUFFER_WRITES = frozenset({"mem.store", "mem.atomic", "mem.store_lanes", "mem.copy_box_out"})
 
 
 def split_box(scalars: Sequence) -> tuple[Sequence, Sequence, Sequence]:

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from compiler.ir import Operation, Value
+from compiler.ir.registry import BUFFER_WRITES
 from compiler.passes.constants import constant_value
 from compiler.passes.legalize_argument_dtypes import storage_width
 from compiler.passes.ranges import loop_of_induction_variable
@@ -30,7 +31,6 @@ from compiler.passes.rewrite import defining_op
 UNIFORM, CONVEX = "uniform", "convex"
 _ORDERED = frozenset({"lt", "le", "gt", "ge", "eq"})  # interval-shaped in a stepping operand
 _READS = frozenset({"mem.load", "mem.atomic", "mem.load_lanes", "mem.copy_box_in"})
-_WRITES = frozenset({"mem.store", "mem.atomic", "mem.store_lanes", "mem.copy_box_out"})
 _NONNEGATIVE_IDS = frozenset({"index.thread_id", "index.num_threads", "index.program_id"})
 
 
@@ -78,7 +78,7 @@ def vector_accesses(ops: list[Operation], lane: Value, lanes: int, aligned: set[
             candidate = candidate and not wrote
         elif op.name == "mem.store":
             candidate = candidate and not any(j > i for j in reads)
-        wrote = wrote or _touches(op, _WRITES)
+        wrote = wrote or _touches(op, BUFFER_WRITES)
         if not candidate:
             continue
         offset, masks = op.operands[1], op.operands[2 if op.name == "mem.load" else 3 :]

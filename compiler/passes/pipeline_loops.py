@@ -27,13 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.ir import Kernel, Operation, TileType, Value
-from compiler.ir.registry import BOX_SCALARS, lookup, split_box
+from compiler.ir.registry import BOX_SCALARS, BUFFER_WRITES, lookup, split_box
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.constants import constant_value
 from compiler.passes.registry import register
-
-# Ops that write global memory: a copy a pipeliner starts early may not pass them.
-_GLOBAL_WRITES = frozenset({"mem.store", "mem.atomic", "mem.copy_box_out", "mem.store_lanes"})
 
 
 @register
@@ -82,7 +79,7 @@ def _pipelines(loop: Operation, interleaved: bool) -> bool:
     dotted = {v for op in body if op.name == "mem.dot" for v in op.operands[:2]}
     if not copied & dotted:
         return False
-    if interleaved and not any(op.name in _GLOBAL_WRITES for op in loop.walk()):
+    if interleaved and not any(op.name in BUFFER_WRITES for op in loop.walk()):
         copies = [op for op in body if op.name == "mem.copy_box_in"]
         return all(_stageable(op, computed) for op in copies)
     return all(_stageable(op, computed) for op in body)
