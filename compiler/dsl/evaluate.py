@@ -13,8 +13,7 @@ from typing import Any
 import numpy as np
 
 from compiler.dsl.symbol import Expr, Symbol
-from compiler.dsl.tensor import Tensor
-from compiler.dsl.views import resolve
+from compiler.dsl.views import Node, resolve
 
 
 class NumpyDomain:
@@ -54,7 +53,7 @@ class NumpyDomain:
         return left & right
 
 
-def evaluate(tensor: Tensor, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
+def evaluate(tensor: Node, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
     """The offsets `tensor` reads, like `ninetoothed.Tensor.eval(subs)`.
 
     `subs` maps a source Tensor to `{"shape": sizes}` and a Symbol to its int value.
@@ -88,7 +87,9 @@ def environment(subs: Mapping[Any, Any]) -> dict[str, int]:
     with a `.shape`, another Tensor or an array), a Symbol to its value."""
     env: dict[str, int] = {}
     for key, value in subs.items():
-        if isinstance(key, Tensor) and key.source is key:
+        if isinstance(key, Symbol):
+            env[key.name] = int(value)
+        elif getattr(key, "source", None) is key:  # a source tensor (views are never their own)
             shape = value["shape"] if isinstance(value, Mapping) else value.shape
             for dim, (size, given) in enumerate(zip(key.shape, shape, strict=True)):
                 if isinstance(size, Symbol):
@@ -98,8 +99,6 @@ def environment(subs: Mapping[Any, Any]) -> dict[str, int]:
                         f"subs gives size {given} to dimension {dim} of {key.name}, whose size "
                         f"is fixed at {size}; leave that size out of the Tensor to vary it"
                     )
-        elif isinstance(key, Symbol):
-            env[key.name] = int(value)
         else:
             raise TypeError(
                 f"subs keys are source Tensors (the ones you construct) or Symbols, not {key!r}"

@@ -13,36 +13,37 @@ from typing import Any
 
 from compiler.dsl.evaluate import environment
 from compiler.dsl.symbol import Expr
-from compiler.dsl.tensor import Tensor
+from compiler.dsl.views import Node
 
 
-def substitute(tensor: Tensor, subs: Mapping[Any, Any]) -> Tensor:
+def substitute(tensor: Node, subs: Mapping[Any, Any]) -> Node:
     """`tensor` with the sizes of source tensors and the Symbols in `subs` replaced by values
-    (the keys and values `evaluate` takes)."""
-    return _Rebuild(environment(subs)).tensor(tensor)
+    (the keys and values `evaluate` takes); the graph is rebuilt with `tensor`'s own class."""
+    return _Rebuild(environment(subs), type(tensor)).tensor(tensor)
 
 
 class _Rebuild:
-    def __init__(self, env: Mapping[str, int]):
+    def __init__(self, env: Mapping[str, int], tensor_class: type):
         self.env = dict(env)
-        self.done: dict[int, Tensor] = {}
+        self.tensor_class = tensor_class
+        self.done: dict[int, Node] = {}
 
-    def tensor(self, tensor: Tensor) -> Tensor:
+    def tensor(self, tensor: Node) -> Node:
         if id(tensor) not in self.done:
             self.done[id(tensor)] = self._build(tensor)
         return self.done[id(tensor)]
 
-    def _build(self, tensor: Tensor) -> Tensor:
+    def _build(self, tensor: Node) -> Node:
         if tensor.view is None:
             options = {**tensor._init_options, "shape": self.value(tensor.shape)}
-            return Tensor(name=tensor.name, **options)
+            return self.tensor_class(name=tensor.name, **options)
         view = tensor.view
         fields = {f.name: self.value(getattr(view, f.name)) for f in dataclasses.fields(view)}
         view = dataclasses.replace(view, **fields)
-        return Tensor._derived(view, self.value(tensor.shape), self.value(tensor.dtype))
+        return self.tensor_class._derived(view, self.value(tensor.shape), self.value(tensor.dtype))
 
     def value(self, value: object) -> object:
-        if isinstance(value, Tensor):
+        if isinstance(value, self.tensor_class):
             return self.tensor(value)
         if isinstance(value, Expr):
             bound = value.substitute(self.env)

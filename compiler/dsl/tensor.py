@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compiler.dsl import views
+from compiler.dsl.evaluate import evaluate
+from compiler.dsl.substitute import substitute
 from compiler.dsl.symbol import Const, Expr, Symbol, as_expr
 
 Size = Expr | int
@@ -163,14 +165,10 @@ class Tensor:
     def eval(self, subs: Mapping[Any, Any] | None = None):  # noqa: A003 - NineToothed's name
         """The source offsets each position reads (-1 where masked), as a numpy array; `subs`
         gives sizes (`{source: {"shape": ...}}`) and Symbols (`{BLOCK: 16}`)."""
-        from compiler.dsl.evaluate import evaluate
-
         return evaluate(self, subs)
 
     def subs(self, subs: Mapping[Any, Any]) -> Tensor:
         """This arrangement with the sizes and Symbols in `subs` given values."""
-        from compiler.dsl.substitute import substitute
-
         return substitute(self, subs)
 
     def __repr__(self) -> str:

@@ -18,23 +18,34 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from compiler.dsl.symbol import Const, Expr, as_expr
 
-if TYPE_CHECKING:
-    from compiler.dsl.tensor import Tensor
-
 Size = Expr | int
 Index = Any
-Contribution = tuple["Tensor", tuple[Index, ...]]
+
+
+class Node(Protocol):
+    """What the maps read of a tensor. `Tensor` (tensor.py) is one; views are data that name
+    their parents and never import the class that builds them."""
+
+    source: Node
+    view: View | None
+    shape: tuple[Size, ...]
+    ndim: int
+
+    def levels(self) -> list[Node]: ...
+
+
+Contribution = tuple[Node, tuple[Index, ...]]
 
 
 @dataclass(frozen=True)
 class TileOuter:
     """The outer tensor of `parent.tile(...)`: index `i` starts at parent index `i * stride`."""
 
-    parent: Tensor
+    parent: Node
     strides: tuple[Size, ...]
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
@@ -45,7 +56,7 @@ class TileOuter:
 class TileInner:
     """The inner tensor (a tile) of `parent.tile(...)`: index `j` adds `j * dilation`."""
 
-    parent: Tensor
+    parent: Node
     dilation: tuple[Size, ...]
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
@@ -56,7 +67,7 @@ class TileInner:
 class Expand:
     """`parent.expand(...)`: the dimensions in `dims` are broadcast and read parent index 0."""
 
-    parent: Tensor
+    parent: Node
     dims: tuple[int, ...]
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
@@ -67,7 +78,7 @@ class Expand:
 class Squeeze:
     """`parent.squeeze(...)`: the parent dimensions in `dims` are gone and read index 0."""
 
-    parent: Tensor
+    parent: Node
     dims: tuple[int, ...]
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
@@ -82,7 +93,7 @@ class Squeeze:
 class Unsqueeze:
     """`parent.unsqueeze(dim)`: dimension `dim` is new, of size 1, and maps to nothing."""
 
-    parent: Tensor
+    parent: Node
     dim: int
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
@@ -93,7 +104,7 @@ class Unsqueeze:
 class Permute:
     """`parent.permute(dims)`: dimension `d` is parent dimension `dims[d]`."""
 
-    parent: Tensor
+    parent: Node
     dims: tuple[int, ...]
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
@@ -108,7 +119,7 @@ class Flatten:
     """`parent.flatten(...)`: dimension `start` unravels, row-major, into parent dimensions
     `start, start + 1, ...` with the given row-major `strides` (the last is 1)."""
 
-    parent: Tensor
+    parent: Node
     start: int
     strides: tuple[Size, ...]
 
@@ -128,7 +139,7 @@ class Ravel:
     """`tensor.ravel()`: the dimensions are those of `parents` (the levels of the raveled tensor,
     outermost first) one after another."""
 
-    parents: tuple[Tensor, ...]
+    parents: tuple[Node, ...]
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
         contributions = []
@@ -143,7 +154,7 @@ class Ravel:
 class Pad:
     """`parent.pad(...)`: index `i` reads parent index `i - before`; the padding is masked."""
 
-    parent: Tensor
+    parent: Node
     before: tuple[Size, ...]
 
     def up(self, indices: tuple[Index, ...], arith: Arith) -> list[Contribution]:
@@ -154,7 +165,7 @@ class Pad:
 class Slice:
     """`parent[..., start::step, ...]` along `dim`: index `i` reads `start + i * step`."""
 
-    parent: Tensor
+    parent: Node
     dim: int
     start: Size
     step: int
@@ -170,7 +181,7 @@ View = (
 )
 
 
-def parents(view: View | None) -> tuple[Tensor, ...]:
+def parents(view: View | None) -> tuple[Node, ...]:
     """The tensors a view reads from; none for a source tensor."""
     if view is None:
         return ()
@@ -269,7 +280,7 @@ def _fold(expr: Expr) -> Size:
 
 
 def resolve(
-    tensor: Tensor, level_indices: Sequence[Sequence[Any]], domain: Any
+    tensor: Node, level_indices: Sequence[Sequence[Any]], domain: Any
 ) -> tuple[tuple[Any, ...], Any | None]:
     """Map one index vector per level of `tensor` to its source's indices and the mask.
 
@@ -314,12 +325,12 @@ def resolve(
     return tuple(map(arith.lift, sources[0])), mask
 
 
-def _children_first(levels: Sequence[Tensor]) -> list[Tensor]:
+def _children_first(levels: Sequence[Node]) -> list[Node]:
     """Every tensor the levels derive from, each after all the tensors derived from it."""
-    finished: list[Tensor] = []
+    finished: list[Node] = []
     seen: set[int] = set()
 
-    def visit(node: Tensor) -> None:
+    def visit(node: Node) -> None:
         if id(node) in seen:
             return
         seen.add(id(node))
