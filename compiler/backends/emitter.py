@@ -15,8 +15,9 @@ from compiler.backends.syntax import Name
 from compiler.backends.target import OpText, Target
 from compiler.ir.core import Block, Kernel, Operation, Value
 from compiler.ir.invariants import launch_invariants
+from compiler.ir.memory_rules import BOX_SCALARS, split_box
 from compiler.ir.printer import print_kernel
-from compiler.ir.registry import BOX_SCALARS, lookup, split_box
+from compiler.ir.registry import lookup
 from compiler.ir.types import ArrayType, BufferType
 
 STRUCTURED_OPS = frozenset({"scf.for", "scf.if", "scf.yield"})

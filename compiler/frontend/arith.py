@@ -10,7 +10,7 @@ import operator
 from compiler.frontend.dtypes import promote
 from compiler.ir.builder import Builder, broadcast_shape
 from compiler.ir.core import Value
-from compiler.ir.registry import COMPARISONS
+from compiler.ir.type_rules import COMPARISONS
 from compiler.ir.types import BIT_WIDTHS, is_float, is_integer
 
 Scalar = bool | int | float

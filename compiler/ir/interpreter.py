@@ -20,7 +20,7 @@ import numpy as np
 
 from compiler.ir import fp8
 from compiler.ir.core import Block, Kernel, Operation
-from compiler.ir.registry import BOX_SCALARS, split_box
+from compiler.ir.memory_rules import BOX_SCALARS, split_box
 from compiler.ir.types import FP8_DTYPES, ArrayType
 
 NUMPY_DTYPES = {

@@ -6,7 +6,8 @@ import math
 
 from compiler.errors import VerificationError
 from compiler.ir.core import Block, Kernel, Operation, Value
-from compiler.ir.registry import OPS, OpDef, TypeRuleError
+from compiler.ir.registry import OPS, OpDef
+from compiler.ir.type_rules import TypeRuleError
 from compiler.ir.types import ScalarType
 
 

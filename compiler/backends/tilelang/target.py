@@ -31,7 +31,7 @@ from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DT
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
 from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, sequential_atomic
-from compiler.ir.registry import BOX_SCALARS, split_box
+from compiler.ir.memory_rules import BOX_SCALARS, split_box
 
 
 def _alloc(op: OpText) -> str:
