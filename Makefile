@@ -79,7 +79,8 @@ bench: install
 
 # A NineToothed library's own tests with ninetoothed bound to this compiler, per backend, on the
 # CPU: `make compat [CORPUS=DIR_OR_TARBALL] [BACKEND=triton|...|reference|all] [ARGS="--sample 3
-# --jobs 2 --timeout 120 --resume"]`; writes bench/results/compat.md and compat.json.
+# --jobs 2 --timeout 120 --resume"]`; writes bench/results/compat.md, and the records and
+# outcomes (gzipped, committed) in data/compat/.
 .PHONY: compat
 compat: install
 	TRITON_INTERPRET=1 $(PY) -m compiler.compat $(if $(CORPUS),--corpus $(CORPUS)) \

@@ -6,4 +6,5 @@ compiler (one backend at a time) or to NineToothed itself (the reference), on th
 - `plugin.py`   the pytest plugin each run loads: binding, CPU hook, time limit, sampling, records
 - `runner.py`   `python -m compiler.compat` / `make compat`: the runs, progress, the report
 - `report.py`   `bench/results/compat.md` from the records
+- `data.py`     where the records and the outcomes table are kept (`data/compat/`), gzipped
 """

@@ -12,13 +12,15 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from compiler.compat import data
+
 OUTCOMES = ("passed", "failed", "skipped")
 
 
 def load(path: Path) -> dict[str, dict]:
     """nodeid -> its last record."""
     records = {}
-    for line in path.read_text().splitlines():
+    for line in data.read(path).splitlines():
         record = json.loads(line)
         if "nodeid" in record:
             records[record["nodeid"]] = record
@@ -28,7 +30,7 @@ def load(path: Path) -> dict[str, dict]:
 def runs(path: Path) -> list[dict]:
     """The settings each run recorded into `path` (one per worker and resumption), deduplicated."""
     seen = []
-    for line in path.read_text().splitlines():
+    for line in data.read(path).splitlines():
         record = json.loads(line)
         if "collected" in record:
             run = {k: v for k, v in record.items() if k not in ("collected", "backend")}

@@ -2,11 +2,11 @@
 
 Each backend (and the reference, NineToothed 0.26 in Triton's interpreter) is a pytest run over
 the corpus's tests in fresh processes, split by test file across `--jobs` workers. Outcomes are
-appended as JSON lines to `bench/results/compat-records/<corpus>/<backend>.<worker>.part` while
-the run goes and merged into `<backend>.jsonl` at its end; progress is printed from them;
-`--resume` keeps what a stopped run recorded. The records are committed with the report, so a run
-too long for one sitting goes on from them on any machine, and the report can be written again
-from them (`--report-only`). The report is written at the end.
+appended as JSON lines to `data/compat/<corpus>/<backend>.<worker>.part` while the run goes and
+merged into the gzipped `<backend>.jsonl.gz` at its end; progress is printed from them; `--resume`
+keeps what a stopped run recorded. The records are committed (see `data.py`), so a run too long
+for one sitting goes on from them on any machine, and the report can be written again from them
+(`--report-only`). The report, and the outcomes table beside the records, are written at the end.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 from compiler.backends.registry import TARGETS
-from compiler.compat import report
+from compiler.compat import data, report
 from compiler.compat.corpus import PROJECT, REFERENCE, Corpus, default_corpus, prepare
 from compiler.errors import CompileError
 
-RECORDS = PROJECT / "bench" / "results" / "compat-records"
+RECORDS = data.DATA
 REPORT = PROJECT / "bench" / "results" / "compat.md"
 
 
@@ -64,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--report", default=str(REPORT), help="where the Markdown report goes")
     parser.add_argument(
-        "--records", default=str(RECORDS), help="folder for the JSON-lines outcomes"
+        "--records",
+        default=str(RECORDS),
+        help="folder for the records (one folder per corpus) and the outcomes table",
     )
     return parser
 
@@ -91,15 +93,21 @@ def test_files(corpus: Corpus) -> list[Path]:
 def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records: Path) -> Path:
     """One backend over the whole corpus; returns its records file."""
     only = _failed_on(args.failed_on, records, backend) if args.failed_on else None
-    path = records / f"{backend}.jsonl"
-    previous = path.with_suffix(".done.jsonl")
-    previous.unlink(missing_ok=True)
+    path = data.records_file(records, backend)
+    previous = records / f"{backend}.done.jsonl"  # plain: the plugin reads it as the skip list
+    kept = None
     if args.resume or args.retry_failed:
+        # A resumption stopped before it merged left what it kept in its skip list: keep it too.
+        earlier = [previous] if previous.exists() else []
         kept = [
             line
-            for line in _recorded_lines(path, sorted(records.glob(f"{backend}.*.part")))
+            for line in _recorded_lines(
+                path, [*earlier, *sorted(records.glob(f"{backend}.*.part"))]
+            )
             if not (args.retry_failed and json.loads(line).get("outcome") == "failed")
         ]
+    previous.unlink(missing_ok=True)
+    if kept is not None:
         previous.write_text("".join(kept))
     path.unlink(missing_ok=True)
     files = test_files(corpus)
@@ -121,14 +129,11 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
         process = subprocess.Popen(command, cwd=corpus.root, env=env, stdout=log, stderr=log)
         workers.append((process, shard_records, log))
     _follow(backend, workers)
-    with path.open("w") as out:
-        if previous.exists():
-            out.write(previous.read_text())
-        for _, shard_records, _ in workers:
-            if shard_records.exists():
-                out.write(shard_records.read_text())
-                shard_records.unlink()
-    previous.unlink(missing_ok=True)
+    shards = [r for _, r, _ in workers if r.exists()]
+    earlier = previous.read_text() if previous.exists() else ""
+    data.write(path, earlier + "".join(shard.read_text() for shard in shards))
+    for shard in [*shards, previous]:  # only once the merged file holds them
+        shard.unlink(missing_ok=True)
     return path
 
 
@@ -136,7 +141,7 @@ def _failed_on(choice: str, records: Path, backend: str) -> Path:
     """A file of the test ids that failed on any backend of `choice`, for the plugin to keep."""
     failed = set()
     for other in backends(choice):
-        path = records / f"{other}.jsonl"
+        path = data.records_file(records, other)
         if not path.exists():
             raise CompileError(
                 f"--failed-on {choice}: {other} has no records in {records}; run it first"
@@ -150,9 +155,11 @@ def _failed_on(choice: str, records: Path, backend: str) -> Path:
 def _recorded_lines(path: Path, parts: list[Path]) -> list[str]:
     """The records of earlier runs: the merged file and the shards of a run that was stopped before
     it merged them, less a last line cut short by the stop."""
+    texts = [data.read(path)] if path.exists() else []
+    texts += [part.read_text() for part in parts]
     lines = []
-    for source in [path, *parts] if path.exists() else parts:
-        for line in source.read_text().splitlines():
+    for text in texts:
+        for line in text.splitlines():
             try:
                 json.loads(line)
             except json.JSONDecodeError:
@@ -256,13 +263,13 @@ def main(argv: list[str] | None = None) -> int:
     except CompileError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    columns = [b for b in backends("all") if (records / f"{b}.jsonl").exists()]
-    results = {b: report.load(records / f"{b}.jsonl") for b in columns}
-    runs = {b: report.runs(records / f"{b}.jsonl") for b in columns}
+    columns = [b for b in backends("all") if data.records_file(records, b).exists()]
+    results = {b: report.load(data.records_file(records, b)) for b in columns}
+    runs = {b: report.runs(data.records_file(records, b)) for b in columns}
     target = Path(args.report)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(report.render(corpus, results, runs))
-    outcomes = target.with_suffix(".json")
-    outcomes.write_text(report.outcomes_json(corpus, results))
+    outcomes = records / data.OUTCOMES
+    data.write(outcomes, report.outcomes_json(corpus, results))
     print(f"wrote {target} and {outcomes}")
     return 0

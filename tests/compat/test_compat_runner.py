@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from compiler.compat import on_cpu, report, runner
+from compiler.compat import data, on_cpu, report, runner
 from compiler.compat.corpus import PROJECT, prepare
 
 LIBRARY = PROJECT / "tests" / "fixtures" / "compat_library"
@@ -38,7 +38,7 @@ def run(tmp_path_factory):
 
 
 def records(folder, backend):
-    lines = (folder / "compat_library" / f"{backend}.jsonl").read_text().splitlines()
+    lines = data.read(folder / "compat_library" / f"{backend}.jsonl.gz").splitlines()
     return {r["nodeid"].split("::")[1]: r for r in map(json.loads, lines) if "nodeid" in r}
 
 
@@ -66,7 +66,7 @@ def test_the_report_judges_against_the_reference(run):
     assert "| scale | 3/3/1 | 3/3/1 |" in text
     assert "refused: CompileError:" in text and "mismatch: AssertionError:" in text
     assert "mismatch after OverlapWarning: @scaled: output, which the kernel writes" in text
-    outcomes = json.loads((run / "compat.json").read_text())["outcomes"]
+    outcomes = json.loads(data.read(next(run.glob("*/outcomes.json.gz"))))["outcomes"]
     assert outcomes["triton"]["tests/test_scale.py::test_scale[64]"] == "passed"
 
 
@@ -111,27 +111,44 @@ def test_resume_keeps_the_shards_of_a_stopped_run(run, tmp_path):
     not, and only the tests they lack run again."""
     folder = tmp_path / "compat_library"
     folder.mkdir()
-    recorded = (run / "compat_library" / "triton.jsonl").read_text().splitlines()
+    recorded = data.read(run / "compat_library" / "triton.jsonl.gz").splitlines()
     tests = [line for line in recorded if "nodeid" in line]
     (folder / "triton.0.part").write_text(
         "\n".join([recorded[0], *tests[:-1]]) + "\n" + tests[-1][:9]
     )
     argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
     assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--resume"]) == 0
-    lines = map(json.loads, (folder / "triton.jsonl").read_text().splitlines())
+    lines = map(json.loads, data.read(folder / "triton.jsonl.gz").splitlines())
     assert [r["collected"] for r in lines if "collected" in r][1:] == [1]  # the cut-off test only
     assert set(records(tmp_path, "triton")) == set(records(run, "triton"))
     assert not list(folder.glob("*.part"))
 
 
+def test_a_resumption_stopped_before_it_merged_loses_nothing(run, tmp_path):
+    """A `--resume` run killed before its merge holds the records it kept only in its skip list
+    (its merged file is gone): resumed again, they are kept, not run again."""
+    folder = tmp_path / "compat_library"
+    folder.mkdir()
+    kept = data.read(run / "compat_library" / "triton.jsonl.gz")
+    (folder / "triton.done.jsonl").write_text(kept)
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
+    assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--resume"]) == 0
+    lines = list(map(json.loads, data.read(folder / "triton.jsonl.gz").splitlines()))
+    runs_before = kept.count('"collected"')
+    collected = [r["collected"] for r in lines if "collected" in r]
+    assert len(collected) > runs_before and not any(collected[runs_before:])  # none ran again
+    assert records(tmp_path, "triton") == records(run, "triton")
+    assert not (folder / "triton.done.jsonl").exists()
+
+
 def test_retry_failed_runs_only_the_failures_again(run, tmp_path):
     folder = tmp_path / "compat_library"
     folder.mkdir()
-    recorded = (run / "compat_library" / "triton.jsonl").read_text()
-    (folder / "triton.jsonl").write_text(recorded)
+    recorded = data.read(run / "compat_library" / "triton.jsonl.gz")
+    data.write(folder / "triton.jsonl.gz", recorded)
     argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
     assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--retry-failed"]) == 0
-    lines = (folder / "triton.jsonl").read_text().splitlines()
+    lines = data.read(folder / "triton.jsonl.gz").splitlines()
     again = ("test_double_is_wrong", "test_cube_root", "test_shift_right_in_place")
     assert json.loads(lines[-1])["nodeid"].endswith(again)
     assert sum('"collected": 3' in line for line in lines) == 1  # the three failures ran again
@@ -141,7 +158,7 @@ def test_retry_failed_runs_only_the_failures_again(run, tmp_path):
 def test_failed_on_runs_the_reference_on_what_a_backend_failed(run, tmp_path, capsys):
     folder = tmp_path / "compat_library"
     folder.mkdir()
-    (folder / "triton.jsonl").write_text((run / "compat_library" / "triton.jsonl").read_text())
+    data.write(folder / "triton.jsonl.gz", data.read(run / "compat_library" / "triton.jsonl.gz"))
     argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "reference"]
     argv += ["--report", str(tmp_path / "r.md")]
     assert runner.main([*argv, "--failed-on", "cuda"]) == 2
@@ -153,6 +170,16 @@ def test_failed_on_runs_the_reference_on_what_a_backend_failed(run, tmp_path, ca
     text = (tmp_path / "r.md").read_text()
     assert "| reference | " in text and "failed on triton |" in text
     assert "Not yet run by the reference: 8 tests, here 7 passed, 0 failed, 1 skipped." in text
+
+
+def test_records_rewritten_unchanged_are_the_same_bytes(run, tmp_path):
+    """The committed records are gzip with no time and no file name in its header: writing them
+    again from what they hold changes nothing git would see."""
+    path = run / "compat_library" / "triton.jsonl.gz"
+    again = tmp_path / "triton.jsonl.gz"
+    data.write(again, data.read(path))
+    assert again.read_bytes() == path.read_bytes()
+    assert path.read_bytes()[3:8] == bytes(5)  # no flags (no file name), mtime 0
 
 
 def test_bad_corpus_and_backend_are_refused(tmp_path, capsys):

@@ -1,6 +1,7 @@
 """ntops, InfiniTensor's NineToothed operator library, as `make compat` runs it: the first test of
 every operator's file on every backend. Each test that passed in the committed run
-(bench/results/compat.json; its settings are in bench/results/compat.md) must pass again.
+(data/compat/<corpus>/outcomes.json.gz; its settings are in bench/results/compat.md) must pass
+again.
 Skipped, with the reason, where the corpus is not next to the project (see
 compiler/compat/corpus.py)."""
 
@@ -9,10 +10,8 @@ import json
 import pytest
 
 from compiler.backends.registry import TARGETS
-from compiler.compat import runner
-from compiler.compat.corpus import PROJECT, default_corpus
-
-COMMITTED = PROJECT / "bench" / "results" / "compat.json"
+from compiler.compat import data, runner
+from compiler.compat.corpus import default_corpus
 
 
 @pytest.fixture(scope="module")
@@ -24,15 +23,15 @@ def corpus():
 
 
 def test_a_sample_of_ntops_passes_where_the_committed_run_passed(corpus, tmp_path):
-    committed = json.loads(COMMITTED.read_text())["outcomes"]
+    committed = json.loads(data.read(data.DATA / corpus.name / data.OUTCOMES))["outcomes"]
     backends = sorted(TARGETS)
     argv = ["--corpus", str(corpus), "--records", str(tmp_path), "--sample", "1", "--jobs", "2"]
     argv += ["--backend", ",".join(backends), "--timeout", "120"]
     assert runner.main([*argv, "--report", str(tmp_path / "compat.md")]) == 0
     regressions, checked = [], 0
     for backend in backends:
-        folder = next(tmp_path.glob(f"*/{backend}.jsonl"))
-        for line in folder.read_text().splitlines():
+        folder = next(tmp_path.glob(f"*/{backend}.jsonl.gz"))
+        for line in data.read(folder).splitlines():
             record = json.loads(line)
             if "nodeid" not in record:
                 continue
