@@ -74,7 +74,9 @@ class Sandbox:
     def path(self, relative: object, *, write: bool = False) -> Path:
         """The absolute path of `relative` inside the sandbox; `Refused` if it may not be used."""
         if not isinstance(relative, str) or not relative.strip() or "\0" in relative:
-            raise Refused("give a path relative to the repository root, e.g. compiler/cli.py")
+            raise Refused(
+                "give a path relative to the repository root, e.g. compiler/cli/commands.py"
+            )
         lexical = PurePosixPath(relative.strip())
         if lexical.is_absolute():
             raise Refused(f"{relative}: absolute paths are refused; give it relative to the root")

@@ -10,8 +10,8 @@ suite's block sizes bound into the arrangement. What is timed:
 - ours, per backend: `compiler.dsl.make(...)` (the handle; it runs the arrangement) and
   `handle.compile(*args, **call_kwargs)`: the front end (the application's AST -> SSA), the whole
   pass pipeline and the emission of the source, for the CPU form of the backend (what
-  `compiler.checking.build` + a first call do, less the launch). `compile` neither launches the
-  kernel nor builds a binary: the native compilation of the emitted source (Triton, g++,
+  `compiler.suite.checking.build` + a first call do, less the launch). `compile` neither launches
+  the kernel nor builds a binary: the native compilation of the emitted source (Triton, g++,
   TileLang, TVM) belongs to the launchers and is timed on neither side. A handle caches its
   artifacts (`_artifacts`), so every repetition makes a fresh handle; the compiler keeps no other
   cache of work done (the suite binds every block size, so nothing is autotuned either).
@@ -58,8 +58,8 @@ import sympy.core.cache
 
 import compiler.dsl
 from compiler.backends import TARGETS
-from compiler.program import bound_arrangement
 from compiler.suite import SUITE, SuiteKernel, load_program
+from compiler.suite.loader import bound_arrangement
 from compiler.suite.reference_ninetoothed import cpu_driver
 
 RESULTS = Path(__file__).parent / "results" / "compile_time.md"
@@ -91,8 +91,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def time_ours(kernel: SuiteKernel, backend: str, args: list) -> float:
-    """Seconds for one fresh handle to make the artifact (as `compiler.checking.build` + compile,
-    with the program loaded beforehand)."""
+    """Seconds for one fresh handle to make the artifact (as `compiler.suite.checking.build` +
+    compile, with the program loaded beforehand)."""
     module = load_program(kernel.path, compiler.dsl)
     arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
     gc.collect()

@@ -6,7 +6,7 @@ whose ``tile_cap`` the others pass, CUDA C++'s static shared-memory arrays), fiv
 
 - ``torch``: torch eager on the device (``SuiteKernel.torch_eager``, else ``reference``);
 - ``triton``, ``cuda``, ``tilelang``: this compiler's output for that backend's GPU form
-  (``compiler.checking.build(kernel, backend, device="cuda")``);
+  (``compiler.suite.checking.build(kernel, backend, device="cuda")``);
 - ``ninetoothed``: NineToothed 0.26's own kernel for the same program file.
 
 Each cell: build, a first call (compiles; its wall time is the table's "first call"), a checked call
@@ -48,10 +48,10 @@ from pathlib import Path
 import torch
 
 from compiler.backends import get_target
-from compiler.checking import build
-from compiler.program import bound_arrangement
 from compiler.suite import SUITE, SuiteKernel, load_program
+from compiler.suite.checking import build
 from compiler.suite.kernel import INT_POISON
+from compiler.suite.loader import bound_arrangement
 
 RESULTS = Path(__file__).parent / "results"
 DRY_RUN_RESULTS = RESULTS / "cpu_dry_run"

@@ -20,8 +20,8 @@ from pathlib import Path
 import torch
 
 from compiler.backends import TARGETS
-from compiler.checking import check
 from compiler.suite import SUITE
+from compiler.suite.checking import check
 
 RESULTS = Path(__file__).parent / "results" / "gpu_check.md"
 

@@ -31,10 +31,10 @@ from pathlib import Path
 import torch
 
 from compiler.backends import get_target
-from compiler.checking import build
 from compiler.runtime.cuda_build import ARCH, SHIM_DIR
 from compiler.runtime.specialization import specialized
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 
 RESULTS = Path(__file__).parent / "results" / "gpu_static.md"
 # TileLang builds for sm_90a on a Hopper GPU (its nvcc wrapper adds the `a` from sm_90 on), where

@@ -93,7 +93,11 @@ def test_passes_lists_every_default_pass_with_its_category():
     assert result.returncode == 0, result.stderr
     for name in ("ssa.canonicalize", "ssa.select_schedule", "ssa.triton.optimize_schedule"):
         assert name in result.stdout
-    assert "backend-specific" in result.stdout
+    # Each category heads its passes, and each pass names the file it is in.
+    headings = [line for line in result.stdout.splitlines() if not line.startswith(" ")]
+    assert headings == ["hardware-independent:", "hardware-dependent:", "backend-specific:"]
+    assert "compiler/passes/hardware_dependent/select_schedule/select_schedule.py" in result.stdout
+    assert "compiler/backends/triton/schedule.py" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -146,7 +150,7 @@ def test_constexpr_sizes_stay_parameters_on_triton(tmp_path):
     kernel runs for any power-of-two value of it; other values are refused, naming the -D."""
     import torch
 
-    from compiler.program import program_kernels
+    from compiler.cli.program import program_kernels
     from compiler.runtime import LaunchError, launch
 
     program = tmp_path / "row_sum.py"

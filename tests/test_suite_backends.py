@@ -8,10 +8,10 @@ import itertools
 import pytest
 
 from compiler.backends import TARGETS
-from compiler.checking import check
 from compiler.ir import parse_kernel, print_kernel
 from compiler.passes.registry import default_pipeline
 from compiler.suite import SUITE
+from compiler.suite.checking import check
 
 
 @pytest.fixture(

@@ -1,9 +1,9 @@
 """The trace audit over this repository's compiler: every suite kernel on every backend present.
 
-`compile_suite` builds each kernel of `compiler.suite.SUITE` with `compiler.checking.build` for
-each backend of `compiler.backends.TARGETS` and compiles it on the kernel's own example arguments,
-without running it. The compiler is imported only here, so the rest of the audit package works in
-projects without it.
+`compile_suite` builds each kernel of `compiler.suite.SUITE` with `compiler.suite.checking.build`
+for each backend of `compiler.backends.TARGETS` and compiles it on the kernel's own example
+arguments, without running it. The compiler is imported only here, so the rest of the audit
+package works in projects without it.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ def compile_suite(
 ) -> tuple[dict, dict, list[Finding]]:
     """({backend: {kernel: Artifact}}, {backend: Target}, a finding per failed compilation)."""
     from compiler.backends import TARGETS
-    from compiler.checking import build
     from compiler.suite import SUITE
+    from compiler.suite.checking import build
 
     backends = _known("backend", backends, TARGETS)
     kernels = _known("kernel", kernels, SUITE)

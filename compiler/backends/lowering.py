@@ -13,8 +13,8 @@ from compiler.backends.registry import get_target, wide_index_advice
 from compiler.errors import CompileError
 from compiler.ir import Kernel, print_kernel
 from compiler.ir.parser import copy_kernel
-from compiler.passes.autotune import Tuner
 from compiler.passes.base import Pass, PassContext
+from compiler.passes.hardware_dependent.select_schedule.autotune import Tuner
 from compiler.passes.manager import PassManager
 from compiler.passes.registry import default_pipeline, parse_pipeline
 
@@ -30,7 +30,8 @@ def lower_unified_ssa_artifact(
     index_bits: int | None = None,
 ) -> Artifact:
     """`pipeline`: a pipeline string or pass instances; the backend's default pipeline if None.
-    `tuner`: lets `ssa.select_schedule` time candidate schedules (compiler/passes/autotune.py).
+    `tuner`: lets `ssa.select_schedule` time candidate schedules
+    (compiler/passes/hardware_dependent/select_schedule/autotune.py).
     `index_bits`: the width offsets need, when more than the target's own (`Target.widened`)."""
     target = get_target(backend, device)
     if index_bits is not None and index_bits > target.capability("index_bits", 64):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from compiler.backends.syntax import Syntax
-from compiler.passes.lower_tiles_to_loops import LOWERED_OPS
+from compiler.passes.hardware_dependent.lower_tiles_to_loops.lower_tiles_to_loops import LOWERED_OPS
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def _bind() -> None:
         _KEPT[-1].__enter__()
         return
     import compiler.dsl
-    from compiler.program import ninetoothed_for
+    from compiler.cli.program import ninetoothed_for
 
     sys.modules["ninetoothed"] = ninetoothed_for(backend)
     sys.modules["ninetoothed.language"] = compiler.dsl.language

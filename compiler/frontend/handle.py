@@ -43,7 +43,8 @@ class KernelHandle:
         self.kernel_name = kernel_name or application.__name__
         if autotune not in MODES:
             raise CompileError(f"autotune={autotune!r}: choose one of {', '.join(MODES)}")
-        # Candidate schedules for measured autotuning (see compiler/passes/autotune.py).
+        # Candidate schedules for measured autotuning (see
+        # compiler/passes/hardware_dependent/select_schedule/autotune.py).
         self.autotune = autotune
         self.schedule_options = {
             k: v

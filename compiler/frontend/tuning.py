@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import torch
 
-from compiler.passes.autotune import Schedule, Tuner
+from compiler.passes.hardware_dependent.select_schedule.autotune import Schedule, Tuner
 from compiler.runtime.cache import cache_dir
 from compiler.runtime.timing import device_name, time_launch
 

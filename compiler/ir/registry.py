@@ -17,10 +17,6 @@ from compiler.ir.types import Type
 Infer = Callable[[list[Type], dict], list[Type]]
 
 
-# Still read from here by two passes; they move to the rules modules with the passes' new layout.
-COMPARISONS = type_rules.COMPARISONS
-BOX_SCALARS, split_box = memory_rules.BOX_SCALARS, memory_rules.split_box
-
 # Ops that write a buffer (global memory), not an array of the program's own.
 BUFFER_WRITES = frozenset({"mem.store", "mem.atomic", "mem.store_lanes", "mem.copy_box_out"})
 

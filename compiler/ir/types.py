@@ -22,6 +22,11 @@ BIT_WIDTHS = {"i1": 1, **dict.fromkeys(FP8_DTYPES, 8), "f16": 16, "bf16": 16, "f
 BIT_WIDTHS.update({d: int(d[1:]) for d in INT_DTYPES})
 
 
+def storage_width(dtype: str) -> int:
+    """Bits per element in memory: a bool takes a byte."""
+    return 8 if dtype == "i1" else BIT_WIDTHS[dtype]
+
+
 def is_float(dtype: str) -> bool:
     return dtype in FLOAT_DTYPES
 

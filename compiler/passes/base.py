@@ -26,8 +26,9 @@ class PassError(Exception):
 @dataclass
 class PassContext:
     """What a pass may consult besides the IR: the backend's Target record, caller options and,
-    for measured autotuning, a `Tuner` (compiler.passes.autotune). `remark` records a note about
-    a decision (why a schedule was chosen) in the pass's trace entry."""
+    for measured autotuning, a `Tuner` (`hardware_dependent/select_schedule/autotune.py`).
+    `remark` records a note about a decision (why a schedule was chosen) in the pass's trace
+    entry."""
 
     target: Any = None
     options: dict = field(default_factory=dict)

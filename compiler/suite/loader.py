@@ -7,6 +7,7 @@ before and after, so a program that imports a sibling (``from compiler.suite.pro
 matmul``) gets a fresh copy of it under the same binding. Each call returns a new module object.
 """
 
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -34,6 +35,16 @@ def load_program(path: str | Path, ninetoothed_module: ModuleType) -> ModuleType
         sys.modules.update(saved)
 
     return module
+
+
+def bound_arrangement(arrangement, kwargs: dict):
+    """`arrangement` with plain Python values (block sizes, stride) bound to its keyword
+    parameters; it keeps the function's name."""
+    if not kwargs:
+        return arrangement
+    bound = functools.partial(arrangement, **kwargs)
+    functools.update_wrapper(bound, arrangement)
+    return bound
 
 
 def _drop_program_modules() -> None:

@@ -19,9 +19,9 @@ from pathlib import Path
 import torch
 
 import compiler.dsl
+from compiler.cli.program import module_kernels, parse_defines
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
 from compiler.frontend.handle import KernelHandle
-from compiler.program import module_kernels, parse_defines
 from compiler.suite import SUITE, load_program
 from compiler.visualize.accesses import KINDS, ProgramAccesses, VisualizeError, program_accesses
 from compiler.visualize.render import Picture, render

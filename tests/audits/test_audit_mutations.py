@@ -29,7 +29,11 @@ HOSTS = [
     (FIXTURE_PROJECT / "minicc" / "emitter.py", FIXTURE_CONFIG, frozenset()),
     (REPOSITORY / "compiler" / "backends" / "emitter.py", REPOSITORY_CONFIG, frozenset()),
     (REPOSITORY / "compiler" / "backends" / "lowering.py", REPOSITORY_CONFIG, frozenset()),
-    (REPOSITORY / "compiler" / "passes" / "decompose_linalg.py", REPOSITORY_CONFIG, frozenset()),
+    (
+        REPOSITORY / "compiler/passes/hardware_independent/decompose_linalg.py",
+        REPOSITORY_CONFIG,
+        frozenset(),
+    ),
     (
         REPOSITORY / "compiler" / "backends" / "triton" / "target.py",
         REPOSITORY_CONFIG,

@@ -18,8 +18,8 @@ from audit_support import REPOSITORY
 
 import compiler.dsl
 from compiler.backends import TARGETS
-from compiler.checking import build
 from compiler.suite import SUITE, SuiteKernel, load_program
+from compiler.suite.checking import build
 
 _SSA_HASH = re.compile(r"ssa-sha256: [0-9a-f]{64}")
 

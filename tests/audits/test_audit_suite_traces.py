@@ -13,8 +13,8 @@ from audits.trace import audit_traces
 from audits.trace.audit import DECOMPOSITION_PASS, INTRINSIC_PASS
 from audits.trace.suite import compile_suite
 from compiler.backends import TARGETS
-from compiler.checking import build
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 
 
 @pytest.fixture(scope="module")

@@ -16,12 +16,12 @@ from conftest import poisoned
 import compiler.dsl
 import compiler.dsl.language as ntl
 from compiler.backends import build_artifact, get_target, lower_unified_ssa_artifact
-from compiler.checking import build, check
 from compiler.ir import parse_kernel
-from compiler.program import bound_arrangement
 from compiler.runtime import launch
 from compiler.runtime.cuda_build import compile_ptx
 from compiler.suite import SUITE, load_program
+from compiler.suite.checking import build, check
+from compiler.suite.loader import bound_arrangement
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
 

@@ -15,7 +15,6 @@ import torch
 from conftest import load_ir, poisoned
 
 from compiler.backends import lower_unified_ssa_artifact
-from compiler.checking import build
 from compiler.ir import parse_kernel
 from compiler.ir.interpreter import run_kernel
 from compiler.runtime import launch
@@ -23,6 +22,7 @@ from compiler.runtime.bindings import grid_size
 from compiler.runtime.specialization import specialized
 from compiler.runtime.tilelang_launcher import cuda_binary, cuda_source
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 
 HEAD = """
   %0 = index.program_id() {axis = 0} : index

@@ -10,10 +10,10 @@ import shutil
 import pytest
 
 from compiler.backends import get_target, lower_unified_ssa_artifact
-from compiler.checking import check
 from compiler.ir import parse_kernel
 from compiler.runtime.tvm_launcher import cuda_sources
 from compiler.suite import SUITE
+from compiler.suite.checking import check
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
 

@@ -12,8 +12,8 @@ import pytest
 import torch
 import triton
 
-from compiler.checking import build
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ("vector_add", "matmul", "softmax")

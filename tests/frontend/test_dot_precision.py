@@ -7,7 +7,7 @@ import compiler.dsl.language as ntl
 from compiler.backends import lower_unified_ssa_artifact
 from compiler.dsl import Tensor
 from compiler.frontend.build import ArgSpec, build_kernel
-from compiler.passes.array_dot import operand_kind
+from compiler.passes.helpers.array_dot import operand_kind
 
 KEYWORDS = {
     "default": ({}, "tf32"),

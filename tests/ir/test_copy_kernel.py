@@ -3,10 +3,10 @@ suite kernel's front-end output and every stage of its pipeline, and shares noth
 
 import pytest
 
-from compiler.checking import build
 from compiler.ir import parse_kernel, print_kernel
 from compiler.ir.parser import copy_kernel
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 
 
 def stages(name: str, backend: str) -> list[str]:

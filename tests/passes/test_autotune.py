@@ -9,8 +9,8 @@ import math
 import pytest
 
 from compiler.ir import parse_kernel
-from compiler.passes.autotune import Tuner, candidates
 from compiler.passes.base import PassContext, PassError
+from compiler.passes.hardware_dependent.select_schedule.autotune import Tuner, candidates
 from compiler.passes.manager import PassManager
 from compiler.passes.registry import parse_pipeline
 

@@ -7,8 +7,8 @@ from test_lower_tiles_to_loops import FORMS, _loop_target, _lowered, _matches_to
 
 from compiler.ir import parse_kernel
 from compiler.passes import PassContext, PassManager, parse_pipeline
-from compiler.passes.boxes import find_box
-from compiler.passes.ranges import ValueRanges
+from compiler.passes.hardware_dependent.lower_tiles_to_loops.boxes import find_box
+from compiler.passes.helpers.ranges import ValueRanges
 
 # One [8, 16] tile of a strided 2-D buffer at (r0, c0), bounds-checked in both dims and guarded.
 ACCESS = """\

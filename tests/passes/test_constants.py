@@ -9,7 +9,7 @@ import pytest
 
 from compiler.ir import Builder
 from compiler.ir.core import Block
-from compiler.passes.constants import evaluate, represent
+from compiler.passes.helpers.constants import evaluate, represent
 
 
 @pytest.mark.parametrize(

@@ -8,14 +8,14 @@ from __future__ import annotations
 import pytest
 import torch
 
-from compiler.checking import build
 from compiler.ir import Block, Builder, ScalarType, Value, parse_kernel, print_kernel
 from compiler.ir.types import TileType
 from compiler.passes import PassContext, PassManager, default_pipeline, parse_pipeline
-from compiler.passes.array_dot import takes, warps_split
-from compiler.passes.tile_elements import Elements, strides
+from compiler.passes.hardware_dependent.lower_tiles_to_loops.tile_elements import Elements, strides
+from compiler.passes.helpers.array_dot import takes, warps_split
 from compiler.runtime.grid import evaluate_grid
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 
 # Quick in a Python interpreter (element by element); the dot-based kernels run in every backend's
 # matrix test instead.

@@ -10,7 +10,7 @@ import pytest
 from compiler.errors import VerificationError
 from compiler.ir import Kernel, parse_kernel, print_kernel
 from compiler.passes import Pass, PassContext, PassError, PassManager, parse_pipeline, trace_to_json
-from compiler.passes.rewrite import erase
+from compiler.passes.helpers.rewrite import erase
 
 KERNEL = """\
 kernel @scale(%x: buffer<f32>, %n: index) attributes {meta = [["BLOCK_SIZE_0", 1, 1024]]} {

@@ -17,8 +17,8 @@ from compiler.passes import (
     register,
     registry,
 )
-from compiler.passes.canonicalize import Canonicalize
-from compiler.passes.select_schedule import SelectSchedule
+from compiler.passes.hardware_dependent.select_schedule.select_schedule import SelectSchedule
+from compiler.passes.hardware_independent.canonicalize.canonicalize import Canonicalize
 
 DEFAULT_PASSES = {
     "ssa.canonicalize": "hardware-independent",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from compiler.ir import parse_kernel
-from compiler.passes.rescaled_sums import rescales
+from compiler.passes.hardware_dependent.lower_tiles_to_loops.rescaled_sums import rescales
 
 LOOP = """\
 kernel @k(%n: index) {

@@ -12,7 +12,7 @@ from compiler.ir import parse_kernel
 from compiler.ir.registry import OPS
 from compiler.ir.types import TileType
 from compiler.passes import PassContext, PassManager, parse_pipeline
-from compiler.passes.decompositions import DECOMPOSITIONS
+from compiler.passes.helpers.decompositions import DECOMPOSITIONS
 
 ROW_SUM = """\
 kernel @row_sum(%x: buffer<f32>, %y: buffer<f32>, %m: index, %n: index, %stride: index) \

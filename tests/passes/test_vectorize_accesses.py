@@ -12,13 +12,13 @@ import pytest
 import torch
 from test_lower_tiles_to_loops import _loop_target, _run
 
-from compiler.checking import build
 from compiler.ir import parse_kernel
 from compiler.passes import PassContext, PassError, PassManager, default_pipeline, parse_pipeline
-from compiler.passes.constants import constant_value
-from compiler.passes.lanes import CONVEX, UNIFORM, lane_forms
+from compiler.passes.helpers.constants import constant_value
+from compiler.passes.helpers.lanes import CONVEX, UNIFORM, lane_forms
 from compiler.runtime.grid import evaluate_grid
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 
 THREADS = {"parallel": "threads", "program_ids": "launch", "private": True}
 

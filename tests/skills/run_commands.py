@@ -19,7 +19,7 @@ import traceback
 import audits.cli
 import compiler.backends  # noqa: F401 - the slow imports, once, before forking
 import compiler.cli
-import compiler.program  # noqa: F401
+import compiler.cli.program  # noqa: F401
 
 
 def run(argv: list[str]) -> int:

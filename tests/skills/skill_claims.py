@@ -225,7 +225,7 @@ def makefile_targets() -> frozenset[str]:
 
 @functools.cache
 def ntc_parser() -> argparse.ArgumentParser:
-    from compiler.cli import parser
+    from compiler.cli.commands import parser
 
     return parser()
 
@@ -371,7 +371,7 @@ def registries() -> dict[str, tuple[str, tuple[str, ...]]]:
         "passes": ("the pass registry (`ntc passes`)", tuple(c.name for c in all_passes())),
         "pipeline": ("compiler.passes.registry:DEFAULT_PIPELINE", DEFAULT_PIPELINE),
         "ops": ("compiler.ir.registry:OPS", tuple(sorted(OPS))),
-        "commands": ("ntc's parser (compiler/cli.py)", tuple(sorted(commands))),
+        "commands": ("ntc's parser (compiler/cli/commands.py)", tuple(sorted(commands))),
     }
 
 

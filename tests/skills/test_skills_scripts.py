@@ -154,7 +154,7 @@ def test_coverage_of_the_triton_target(capsys) -> None:
 def test_coverage_routes_through_generic_rewrites() -> None:
     coverage = script("compiler-multibackend-porting", "target_coverage")
     from compiler.backends.registry import TARGETS
-    from compiler.passes.decompositions import DECOMPOSITIONS
+    from compiler.passes.helpers.decompositions import DECOMPOSITIONS
 
     legal = set(TARGETS["triton"].legal_ops) - {"math.exp2"}
     assert coverage.route("math.exp2", legal, DECOMPOSITIONS) == [

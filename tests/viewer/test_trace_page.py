@@ -14,8 +14,8 @@ from types import SimpleNamespace
 import pytest
 
 from compiler.cli import main
+from compiler.cli.program import program_kernels
 from compiler.ir import parse_kernel
-from compiler.program import program_kernels
 from compiler.viewer import build_trace_page, line_diff
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from compiler.program import program_kernels
+from compiler.cli.program import program_kernels
 from compiler.viewer import write_trace_page
 
 ROOT = Path(__file__).resolve().parents[2]

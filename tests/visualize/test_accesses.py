@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import torch
 
-from compiler.checking import build
 from compiler.ir import parse_kernel
 from compiler.ir.interpreter import run_kernel
 from compiler.runtime.bindings import grid_size
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 from compiler.visualize import VisualizeError, file_accesses, program_accesses
 
 

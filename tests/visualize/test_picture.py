@@ -8,9 +8,9 @@ import torch
 from matplotlib.colors import to_rgb
 from PIL import Image
 
-from compiler.checking import build
 from compiler.cli import main
 from compiler.suite import SUITE
+from compiler.suite.checking import build
 from compiler.visualize import GridLayout, program_accesses, render
 from compiler.visualize.render import NOW, OTHER, UNTOUCHED
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from compiler.ir import Kernel
 from compiler.passes.base import Pass, PassContext
+from compiler.passes.helpers.thread_count import largest_tile
 from compiler.passes.registry import register
-from compiler.passes.thread_count import largest_tile
 
 LARGE_TILE = 16384
 

@@ -1,12 +1,13 @@
 """ssa.tvm.optimize_schedule: this backend's slot in the shared pipeline, filled by the
-shared thread-count rule (`compiler/passes/thread_count.py`) with the target's `max_warps`."""
+shared thread-count rule (`compiler/passes/helpers/thread_count.py`) with the target's
+`max_warps`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compiler.passes.helpers.thread_count import WarpsForLargestTile
 from compiler.passes.registry import register
-from compiler.passes.thread_count import WarpsForLargestTile
 
 
 @register

@@ -2,7 +2,7 @@
 
 Arg-reductions compose a reduction with a comparison and an index reduction; a scan, a sort and a
 gather are ops of their own (`scan.sum`, `tile.sort`, `tile.gather`), which a target without them
-gets decomposed (compiler/passes/axis_decompositions.py).
+gets decomposed (compiler/passes/helpers/axis_decompositions.py).
 """
 
 from __future__ import annotations

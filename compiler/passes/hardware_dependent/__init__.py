@@ -1,0 +1,40 @@
+"""Hardware-dependent passes: each asks the target's record (capabilities, memory scopes, legal
+dtypes) what to do, never which backend it is. In pipeline order:
+
+- `select_schedule/`            bind block sizes (a static rule or measured autotuning)
+- `lower_memory_scopes.py`      spell each access's memory scope the target's way
+- `emulate_fp8/`                fp8 as integer codes where the target does not compute with it
+- `legalize_argument_dtypes.py` argument element types the target cannot take
+- `lower_tiles_to_loops/`       targets without tile values: arrays and loops over elements
+- `lower_parallel.py`           element loops run serially, natively or across a block's threads
+- `vectorize_accesses.py`       a thread's lanes load and store as vectors
+- `wrap_grid.py`                program ids as a loop where the target has no grid
+- `normalize_loops.py`          loops that count 0, 1, 2, ...
+- `pipeline_loops.py`           software-pipelined copy-and-dot loops
+"""
+
+from compiler.passes.hardware_dependent import (
+    legalize_argument_dtypes,
+    lower_memory_scopes,
+    lower_parallel,
+    normalize_loops,
+    pipeline_loops,
+    vectorize_accesses,
+    wrap_grid,
+)
+from compiler.passes.hardware_dependent.emulate_fp8 import emulate_fp8
+from compiler.passes.hardware_dependent.lower_tiles_to_loops import lower_tiles_to_loops
+from compiler.passes.hardware_dependent.select_schedule import select_schedule
+
+__all__ = [
+    "emulate_fp8",
+    "legalize_argument_dtypes",
+    "lower_memory_scopes",
+    "lower_parallel",
+    "lower_tiles_to_loops",
+    "normalize_loops",
+    "pipeline_loops",
+    "select_schedule",
+    "vectorize_accesses",
+    "wrap_grid",
+]

@@ -1,0 +1,122 @@
+"""Math functions from the arithmetic and math ops every target has, for targets without them.
+
+`Ops` builds elementwise expressions over one operand's type so each function reads as its
+formula. Accuracy: single precision (the polynomials are Cephes' `atanf`, the small-argument series
+of tanh), which is what f16/bf16/f32 programs need.
+"""
+
+from __future__ import annotations
+
+import math
+
+from compiler.ir import Builder, Operation, Value
+from compiler.passes.helpers.constants import make_constant
+
+
+class Ops:
+    """Elementwise ops on values shaped like `like`; Python numbers become constants."""
+
+    def __init__(self, builder: Builder, like: Value):
+        self.b, self.like = builder, like
+
+    def v(self, x: Value | float) -> Value:
+        return x if isinstance(x, Value) else make_constant(self.b, x, self.like.type)
+
+    def op(self, name: str, *xs: Value | float) -> Value:
+        return self.b.value(name, *(self.v(x) for x in xs))
+
+    def add(self, a, b):
+        return self.op("arith.add", a, b)
+
+    def sub(self, a, b):
+        return self.op("arith.sub", a, b)
+
+    def mul(self, a, b):
+        return self.op("arith.mul", a, b)
+
+    def div(self, a, b):
+        return self.op("arith.div", a, b)
+
+    def cmp(self, pred: str, a, b) -> Value:
+        return self.b.value("arith.cmp", self.v(a), self.v(b), pred=pred)
+
+    def where(self, cond: Value, a, b) -> Value:
+        return self.op("select.where", cond, a, b)
+
+    def both(self, a: Value, b: Value) -> Value:
+        return self.b.value("arith.and", a, b)
+
+    def either(self, a: Value, b: Value) -> Value:
+        return self.b.value("arith.or", a, b)
+
+    def poly(self, x: Value, coefficients: list[float]) -> Value:
+        """Horner: coefficients from the highest power down."""
+        result = self.v(coefficients[0])
+        for c in coefficients[1:]:
+            result = self.add(self.mul(result, x), c)
+        return result
+
+
+def tanh(b: Builder, op: Operation) -> Value:
+    """sign(x) (1 - t) / (1 + t) with t = exp(-2|x|); a series near 0, where 1 - t cancels."""
+    (x,) = op.operands
+    o = Ops(b, x)
+    size = o.op("math.abs", x)
+    t = o.op("math.exp", o.mul(size, -2.0))
+    far = o.div(o.sub(1.0, t), o.add(1.0, t))
+    far = o.where(o.cmp("lt", x, 0.0), o.op("arith.neg", far), far)
+    squared = o.mul(x, x)
+    near = o.mul(x, o.poly(squared, [2.0 / 15.0, -1.0 / 3.0, 1.0]))
+    return o.where(o.cmp("lt", size, 0.0625), near, far)
+
+
+def atan(b: Builder, op: Operation) -> Value:
+    """Cephes atanf: |x| reduced to [0, tan(pi/8)] around 0, pi/4 or pi/2, then a polynomial."""
+    (x,) = op.operands
+    o = Ops(b, x)
+    size = o.op("math.abs", x)
+    high = o.cmp("gt", size, 2.414213562373095)
+    middle = o.both(o.cmp("gt", size, 0.4142135623730950), o.op("arith.not", high))
+    reduced = o.where(
+        high, o.div(-1.0, size), o.where(middle, o.div(o.sub(size, 1.0), o.add(size, 1.0)), size)
+    )
+    base = o.where(high, math.pi / 2, o.where(middle, math.pi / 4, 0.0))
+    z = o.mul(reduced, reduced)
+    series = o.poly(z, [8.05374449538e-2, -1.38776856032e-1, 1.99777106478e-1, -3.33329491539e-1])
+    magnitude = o.add(base, o.add(o.mul(o.mul(series, z), reduced), reduced))
+    return o.where(o.cmp("lt", x, 0.0), o.op("arith.neg", magnitude), magnitude)
+
+
+def pow(b: Builder, op: Operation) -> Value:  # noqa: A001 - the op's name
+    """C's pow from exp2 and log2: |b|^e in f64 (exact enough for f32 results), the sign of a
+    negative base for odd integral e, NaN for a negative base and a fractional e, and pow(x, 0) =
+    pow(1, y) = 1."""
+    base, exponent = op.operands
+    o = Ops(b, base)
+    dtype = base.type.dtype
+    wide = "f64" if dtype in ("f16", "bf16", "f32") else dtype
+    w = Ops(b, b.value("arith.cast", base, dtype=wide) if wide != dtype else base)
+    e_wide = b.value("arith.cast", exponent, dtype=wide) if wide != dtype else exponent
+    magnitude = w.op("math.exp2", w.mul(e_wide, w.op("math.log2", w.op("math.abs", w.like))))
+    magnitude = b.value("arith.cast", magnitude, dtype=dtype) if wide != dtype else magnitude
+    integral = o.cmp("eq", o.op("math.floor", exponent), exponent)
+    half = o.op("math.floor", o.mul(exponent, 0.5))
+    odd = o.both(integral, o.cmp("ne", o.mul(half, 2.0), exponent))
+    negative = o.cmp("lt", base, 0.0)
+    signed = o.where(o.both(negative, odd), o.op("arith.neg", magnitude), magnitude)
+    fractional = o.both(negative, o.op("arith.not", integral))
+    result = o.where(fractional, math.nan, signed)
+    return o.where(o.either(o.cmp("eq", exponent, 0.0), o.cmp("eq", base, 1.0)), 1.0, result)
+
+
+ELEMENTWISE = ("arith.constant", "arith.add", "arith.sub", "arith.mul", "arith.div", "arith.neg")
+SELECTION = ("arith.cmp", "select.where", "arith.and", "arith.or", "arith.not", "math.abs")
+# op -> (its expansion, the ops that produces)
+EXPANSIONS = {
+    "math.tanh": (tanh, (*ELEMENTWISE, *SELECTION, "math.exp")),
+    "math.atan": (atan, (*ELEMENTWISE, *SELECTION)),
+    "math.pow": (
+        pow,
+        (*ELEMENTWISE, *SELECTION, "arith.cast", "math.exp2", "math.log2", "math.floor"),
+    ),
+}
