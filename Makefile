@@ -62,8 +62,10 @@ gpu-check: install
 # The suite kernels timed on a CUDA GPU against the measured roofline (ours for Triton, CUDA C++,
 # TileLang; torch; NineToothed); writes bench/results/gpu_bench.md and gpu_roofline.png within an
 # 8-minute budget. `python bench/gpu.py --dry-run` runs the same script on the CPU at small sizes.
+# Then the host time per call with the GPU forms' columns (bench/results/launch_gpu.md).
 gpu-bench: install
 	$(PY) bench/gpu.py
+	$(PY) bench/launch.py --calls 100 --repeat 3 --out bench/results/launch_gpu.md
 
 # Without a GPU: every suite kernel's CUDA C++ and TileLang GPU forms through nvcc for sm_90 with
 # `ptxas -v` (registers, shared memory, spills, tensor-core instructions); writes
@@ -76,6 +78,12 @@ gpu-static: install
 # bench/results/compile_time.md. `make bench ARGS="--repeat 9 --kernel matmul"` passes options.
 bench: install
 	TRITON_INTERPRET=1 $(PY) bench/compile_time.py $(ARGS)
+
+# Host time per kernel call, every backend against torch eager and NineToothed 0.26's own launch
+# path (Triton's call stubbed); writes bench/results/launch.md. ARGS as for bench.
+.PHONY: bench-launch
+bench-launch: install
+	TRITON_INTERPRET=1 $(PY) bench/launch.py $(ARGS)
 
 # A NineToothed library's own tests with ninetoothed bound to this compiler, per backend, on the
 # CPU: `make compat [CORPUS=DIR_OR_TARBALL] [BACKEND=triton|...|reference|all] [ARGS="--sample 3

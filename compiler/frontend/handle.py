@@ -14,9 +14,13 @@ from compiler.dsl.symbol import Symbol
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
+from compiler.frontend.call_signature import alignment, call_key
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
 from compiler.frontend.tuning import MODES, call_tuner, wants_tuner
-from compiler.runtime import launch
+from compiler.runtime.plan import LaunchPlan
+
+# Launch plans a handle keeps (the oldest goes first): one per signature seen, a few in practice.
+MOST_PLANS = 256
 
 
 class KernelHandle:
@@ -61,6 +65,8 @@ class KernelHandle:
         self.constexpr_names = constexpr_symbols(self.arranged)
         self.meta_names = {s.name for s in meta_symbols(self.arranged)}
         self._artifacts: dict[tuple, object] = {}
+        self._plans: dict[tuple, tuple] = {}  # call signature -> (compiled artifact, LaunchPlan)
+        self._compiled_in = frozenset(i for i, t in enumerate(self.tensors) if t.constexpr)
         self.last = None
 
     # -- specialisation ----------------------------------------------------------------------------
@@ -208,8 +214,25 @@ class KernelHandle:
             ) from None
 
     def __call__(self, *args, **kwargs):
-        artifact = self.compile(*args, **kwargs)
-        launch(artifact, self.bindings(*args, **kwargs))
+        """Launch on these arguments: planned on the first call of each signature (compiled,
+        checked, its form chosen; `call_signature.py`), looked up on the next ones."""
+        if kwargs:  # parameters by name: the same signature as by position
+            args, kwargs = self._bind_arguments(args, dict(kwargs))
+        head = (self.backend, self.device)
+        key = call_key(head, args, kwargs, self._compiled_in, alignment(*head))
+        planned = self._plans.get(key) if key is not None else None
+        if planned is None:
+            artifact = self.compile(*args, **kwargs)
+            bindings = self.bindings(*args, **kwargs)
+            plan = LaunchPlan(artifact, bindings)
+            if key is not None:
+                if len(self._plans) >= MOST_PLANS:
+                    del self._plans[next(iter(self._plans))]  # the oldest
+                self._plans[key] = artifact, plan
+            plan(bindings, stacklevel=3)
+            return
+        self.last, plan = planned
+        plan(dict(zip(self.names, args, strict=True)), stacklevel=3)
 
     def bindings(self, *args, **kwargs) -> dict[str, object]:
         """Kernel argument name -> value: tensors with their sizes and strides, and numbers."""

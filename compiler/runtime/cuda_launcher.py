@@ -10,13 +10,15 @@ indexes it with the stride arguments, so any layout works), an index is an `int`
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 
 import torch
 
 from compiler.backends.artifact import Artifact
 from compiler.runtime.bindings import LaunchError, check_bindings, grid_size
 from compiler.runtime.cuda_build import build_library
+from compiler.runtime.plan import Runner
 
 THREADS_PER_BLOCK = 128  # when the artifact records no num_warps
 
@@ -39,32 +41,46 @@ _HALVES = {"f16": torch.float16, "bf16": torch.bfloat16}
 _LIBRARIES: dict[tuple[str, str], ctypes.CDLL] = {}  # (source, device) -> the loaded library
 
 
-def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
-    """Run the artifact's kernel once over its grid (see `compiler.runtime.dispatch.launch`)."""
+def prepare(artifact: Artifact, bindings: Mapping[str, object]) -> Runner:
+    """The kernel's entry with its grid, block and index arguments fixed for calls like `bindings`
+    (see `compiler.runtime.plan`); each run packs the buffers' pointers and the scalars."""
     check_bindings(artifact, bindings, artifact.device)
     grid = grid_size(artifact, bindings)
     if grid == 0:
-        return  # CUDA refuses an empty grid; there is nothing to run
-    entry = _library(artifact).ntc_launch
-    values = [
-        _argument(artifact.arg_dtypes[name], kind, bindings[name], artifact.index_bits)
+        return _nothing  # CUDA refuses an empty grid; there is nothing to run
+    library = _library(artifact)
+    entry = library.ntc_launch
+    threads = artifact.num_warps * 32 if artifact.num_warps else THREADS_PER_BLOCK
+    # Index arguments are the plan's own: packed once. Buffers and scalars are packed per run.
+    packers = [
+        _packer(artifact.arg_dtypes[name], kind, artifact.index_bits, bindings[name])
         for name, kind in artifact.args
     ]
-    pointers = (ctypes.c_void_p * len(values))(*(ctypes.addressof(v) for v in values))
-    threads = artifact.num_warps * 32 if artifact.num_warps else THREADS_PER_BLOCK
-    if artifact.device == "cuda":
-        device = _device(artifact, bindings)
-        with torch.cuda.device(device):
-            stream = torch.cuda.current_stream(device).cuda_stream
-            code = entry(grid, threads, ctypes.c_void_p(stream), pointers)
-    else:
-        code = entry(grid, threads, None, pointers)
-    if code != 0:
-        error = _library(artifact).ntc_error(code).decode()
-        raise LaunchError(
-            f"@{artifact.kernel_name}: the launch of {grid} blocks x {threads} threads failed: "
-            f"{error}; check the grid and num_warps (at most 32 warps per block)"
-        )
+    pointer_array = ctypes.c_void_p * len(packers)
+    on_gpu = artifact.device == "cuda"
+    device = _device(artifact, bindings) if on_gpu else None
+
+    def run(values: Sequence[object]) -> None:
+        packed = [pack(value) for pack, value in zip(packers, values, strict=True)]
+        pointers = pointer_array(*map(ctypes.addressof, packed))
+        if on_gpu:
+            with torch.cuda.device(device):
+                stream = torch.cuda.current_stream(device).cuda_stream
+                code = entry(grid, threads, ctypes.c_void_p(stream), pointers)
+        else:
+            code = entry(grid, threads, None, pointers)
+        if code != 0:
+            raise LaunchError(
+                f"@{artifact.kernel_name}: the launch of {grid} blocks x {threads} threads "
+                f"failed: {library.ntc_error(code).decode()}; check the grid and num_warps (at "
+                "most 32 warps per block)"
+            )
+
+    return run
+
+
+def _nothing(values: Sequence[object]) -> None:
+    pass
 
 
 def _library(artifact: Artifact) -> ctypes.CDLL:
@@ -85,16 +101,22 @@ def _library(artifact: Artifact) -> ctypes.CDLL:
     return _LIBRARIES[key]
 
 
-def _argument(dtype: str, kind: str, value: object, index_bits: int) -> ctypes._SimpleCData:
-    """The argument as the kernel's parameter type lays it out in memory."""
+def _packer(dtype: str, kind: str, index_bits: int, value: object) -> Callable:
+    """value -> the argument as the kernel's parameter type lays it out in memory; an index
+    argument is packed once, from `value` (a plan runs with its own sizes and strides)."""
     if kind == "buffer":
-        return ctypes.c_void_p(value.data_ptr())
+        return lambda tensor: ctypes.c_void_p(tensor.data_ptr())
     if dtype == "index":
-        return _INDEX[index_bits](value)
+        packed = _INDEX[index_bits](value)
+        return lambda _: packed
     if dtype in _HALVES:
-        bits = torch.tensor(value, dtype=_HALVES[dtype]).view(torch.int16).item()
-        return ctypes.c_uint16(bits & 0xFFFF)
-    return _SCALARS[dtype](value)
+        return functools.partial(_half, _HALVES[dtype])
+    return _SCALARS[dtype]
+
+
+def _half(dtype: torch.dtype, value: float) -> ctypes.c_uint16:
+    bits = torch.tensor(value, dtype=dtype).view(torch.int16).item()
+    return ctypes.c_uint16(bits & 0xFFFF)
 
 
 def _device(artifact: Artifact, bindings: Mapping[str, object]) -> torch.device:

@@ -20,7 +20,8 @@ class OverlapWarning(RuntimeWarning):
     """A launch whose programs may race: a written tensor shares memory with another argument."""
 
 
-def warn_overlaps(artifact: Artifact, bindings: Mapping[str, object]) -> None:
+def warn_overlaps(artifact: Artifact, bindings: Mapping[str, object], stacklevel: int = 2) -> None:
+    """`stacklevel`: the frame the warning names, counted from this function's caller."""
     tensors = {
         name: value
         for name, kind in artifact.args
@@ -33,8 +34,8 @@ def warn_overlaps(artifact: Artifact, bindings: Mapping[str, object]) -> None:
         for other, tensor in tensors.items():
             once = other not in written or name < other  # a pair both written warns once
             if other != name and once and _meet(tensors[name], tensor):
-                # At the user's call of the kernel: kernel(...) -> launch -> here.
-                warnings.warn(_message(artifact, name, other), OverlapWarning, stacklevel=4)
+                message = _message(artifact, name, other)
+                warnings.warn(message, OverlapWarning, stacklevel=stacklevel + 1)
 
 
 def _meet(a: torch.Tensor, b: torch.Tensor) -> bool:

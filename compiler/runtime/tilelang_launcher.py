@@ -23,6 +23,7 @@ from compiler.backends.artifact import Artifact
 from compiler.backends.tilelang.target import C_BUFFER_DTYPES
 from compiler.runtime.bindings import LaunchError, check_bindings, grid_size
 from compiler.runtime.cache import cache_dir, load_module
+from compiler.runtime.plan import Runner
 
 _TARGETS = {"cpu": "c", "cuda": "cuda"}
 _KERNELS: dict[tuple[str, str], JITKernel] = {}
@@ -46,18 +47,18 @@ _unexport_bundled_tvm()
 tilelang.env.TILELANG_PRINT_ON_COMPILATION = "0"  # no log line per compile amid ntc's own output
 
 
-def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
-    """Run the artifact's kernel once over its grid (see `compiler.runtime.dispatch.launch`).
-
-    The kernel computes its grid from its own arguments; the grid here only skips empty launches.
-    """
+def prepare(artifact: Artifact, bindings: Mapping[str, object]) -> Runner:
+    """The built kernel, for calls like `bindings` (see `compiler.runtime.plan`). It computes its
+    grid from its own arguments; the grid here only skips empty launches."""
     check_bindings(artifact, bindings, artifact.device)
     if artifact.device == "cpu":
         _check_cpu_buffers(artifact)
     if grid_size(artifact, bindings) == 0:
-        return
+        return lambda values: None
     kernel = compiled(artifact)
-    kernel(*(_argument(bindings[name], kind) for name, kind in artifact.args))
+    kinds = [kind for _, kind in artifact.args]
+    # The plan checked every binding: TileLang need not check them again on each call.
+    return lambda values: kernel(*map(_argument, values, kinds), skip_tensor_validation=True)
 
 
 def compiled(artifact: Artifact) -> JITKernel:

@@ -8,18 +8,20 @@ from collections.abc import Mapping
 from compiler.backends.artifact import Artifact
 from compiler.runtime.bindings import check_bindings, grid_size
 from compiler.runtime.cache import load_module
+from compiler.runtime.plan import Runner
 from compiler.runtime.triton_mode import interpreting
 
 
-def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
-    """Run the artifact's kernel once over its grid (see `compiler.runtime.dispatch.launch`)."""
+def prepare(artifact: Artifact, bindings: Mapping[str, object]) -> Runner:
+    """The kernel launched over its grid with its options, for calls like `bindings` (see
+    `compiler.runtime.plan`)."""
     interpret = interpreting()
     check_bindings(artifact, bindings, "cpu" if interpret else "cuda")
-    args = [bindings[name] for name, _ in artifact.args]
-    grid = grid_size(artifact, bindings)
-    if grid == 0:
-        return
+    grid = (grid_size(artifact, bindings),)
+    if grid == (0,):
+        return lambda values: None
     module = load_module(artifact.source, "interpret" if interpret else "jit")
-    kernel = getattr(module, artifact.kernel_name)
+    launcher = getattr(module, artifact.kernel_name)[grid]
     options = {"num_warps": artifact.num_warps, "num_stages": artifact.num_stages}
-    kernel[(grid,)](*args, **{k: v for k, v in options.items() if v is not None})
+    options = {k: v for k, v in options.items() if v is not None}
+    return lambda values: launcher(*values, **options)

@@ -19,7 +19,7 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import torch
@@ -27,6 +27,7 @@ import torch
 from compiler.backends.artifact import Artifact
 from compiler.runtime.bindings import check_bindings, grid_size
 from compiler.runtime.cache import cache_dir, source_file
+from compiler.runtime.plan import Runner
 
 PYTHON_VARIABLE = "NTC_TVM_PYTHON"
 DEFAULT_PYTHON = Path(__file__).resolve().parents[2] / ".venv-tvm" / "bin" / "python"
@@ -41,34 +42,40 @@ class TVMError(RuntimeError):
     """The TVM worker could not parse, compile or run a kernel, or could not start."""
 
 
-def launch(artifact: Artifact, bindings: Mapping[str, object]) -> None:
-    """Run the artifact's kernel once over its grid (see `compiler.runtime.dispatch.launch`)."""
+def prepare(artifact: Artifact, bindings: Mapping[str, object]) -> Runner:
+    """A request to the worker, for calls like `bindings` (see `compiler.runtime.plan`): each run
+    copies the tensors into a fresh arena, has the worker run the kernel there, and copies them
+    back (the floor of a TVM launch here: a round trip to another process)."""
     check_bindings(artifact, bindings, artifact.device)
     if grid_size(artifact, bindings) == 0:
-        return
-    worker = _worker()
-    tensors = [bindings[name] for name, kind in artifact.args if kind == "buffer"]
+        return lambda values: None
     request = {"op": "run", "kernel": artifact.kernel_name, "device": artifact.device}
     target = "llvm"
     if artifact.device == "cuda":
-        index = tensors[0].device.index or 0
+        first = next(bindings[name] for name, kind in artifact.args if kind == "buffer")
+        index = first.device.index or 0
         major, minor = torch.cuda.get_device_capability(index)
         target = f"sm_{major}{minor}"
         request |= {"device_index": index, "arch": target}
     source = source_file(artifact.source)
     request |= {"source": str(source), "library": str(cache_dir() / f"{source.stem}.{target}.so")}
-    arena = _Arena(tensors)
-    try:
-        values = [(bindings[name], kind) for name, kind in artifact.args]
-        args = [
-            ["buffer", *arena.place(v)] if kind == "buffer" else ["scalar", v, None, None]
-            for v, kind in values
-        ]
-        request |= {"args": args, "arena": arena.path, "arena_bytes": arena.size}
-        worker.request(request, f"TVM kernel @{artifact.kernel_name} ({source})")
-        arena.copy_back()
-    finally:
-        arena.release()
+    where = f"TVM kernel @{artifact.kernel_name} ({source})"
+    kinds = [kind for _, kind in artifact.args]
+
+    def run(values: Sequence[object]) -> None:
+        arena = _Arena([v for v, kind in zip(values, kinds, strict=True) if kind == "buffer"])
+        try:
+            args = [
+                ["buffer", *arena.place(v)] if kind == "buffer" else ["scalar", v, None, None]
+                for v, kind in zip(values, kinds, strict=True)
+            ]
+            message = request | {"args": args, "arena": arena.path, "arena_bytes": arena.size}
+            _worker().request(message, where)
+            arena.copy_back()
+        finally:
+            arena.release()
+
+    return run
 
 
 def cuda_source(artifact: Artifact, arch: str = "sm_90") -> str:
