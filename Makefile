@@ -68,8 +68,9 @@ gpu-bench: install
 	$(PY) bench/launch.py --calls 100 --repeat 3 --out bench/results/launch_gpu.md
 
 # Without a GPU: every suite kernel's CUDA C++ and TileLang GPU forms through nvcc for sm_90 with
-# `ptxas -v` (registers, shared memory, spills, tensor-core instructions); writes
-# bench/results/gpu_static.md.
+# `ptxas -v` (registers, shared memory, spills, tensor-core instructions), and its Triton form,
+# ours and NineToothed 0.26's, compiled by Triton for sm_90 as a launch would; all against
+# NineToothed's Triton, metric by metric in the SASS; writes bench/results/gpu_static.md.
 .PHONY: gpu-static
 gpu-static: install
 	$(PY) bench/gpu_static.py

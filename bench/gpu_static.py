@@ -6,11 +6,15 @@ form are compiled by nvcc for sm_90 (TileLang's for sm_90a, as TileLang builds o
 did not fit registers), bytes spilled, the warp shuffles, vector global accesses and the tensor-core
 instructions (`mma`, `wgmma`) in the PTX; for TileLang also the tile operations its program uses.
 Each form is the one a launch on the suite's (contiguous, aligned) tensors runs: specialized to
-what they show (compiler/runtime/specialization.py). A second table shows the same at the GPU
-block sizes the benchmark (bench/gpu.py) gives each backend: CUDA C++'s vector accesses, where
-each thread has several elements, and the tensor-core instructions of TileLang's larger tiles
-(wgmma on sm_90a). Writes `bench/results/gpu_static.md` with the targets of issue 13 and whether
-each is met. Needs nvcc, no GPU.
+what they show (compiler/runtime/specialization.py). A second table shows the same for the
+benchmark's launch (bench/gpu.py: its tensors, the block sizes it gives each backend): CUDA C++'s
+vector accesses, where each thread has several elements, and the tensor-core instructions of
+TileLang's larger tiles (wgmma on sm_90a). A third compares those forms, and our Triton form, with
+NineToothed 0.26's own Triton for the same program, both Triton forms compiled by Triton for sm_90
+as the benchmark's launch would (bench/sm90/): metric by metric in the SASS, with the reason
+wherever ours is worse. Writes `bench/results/gpu_static.md` with the targets of issues 13 and 33
+and whether each is met. Needs nvcc and a process where Triton compiles (`TRITON_INTERPRET` unset),
+no GPU.
 
     python bench/gpu_static.py [--kernel NAME ...] [--out PATH]
 """
@@ -18,21 +22,19 @@ each is met. Needs nvcc, no GPU.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime
 import math
 import re
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+from sm90 import parity, triton_build  # bench/sm90/, beside this script
+from sm90.nvcc import compile_for_sm90
+from sm90.sass import Sass
+from sm90.settings import bench_settings, bench_tensors, launched
 
-from compiler.backends import get_target
 from compiler.runtime.cuda_build import ARCH, SHIM_DIR
-from compiler.runtime.specialization import specialized
 from compiler.suite import SUITE
 from compiler.suite.checking import build
 
@@ -79,6 +81,8 @@ class Form:
     tensor_core: dict[str, int]  # PTX instruction -> count
     tile_ops: tuple[str, ...]  # TileLang operations in the program
     slot_walks: bool  # CUDA C++: a loop walks a thread's own elements of an accumulator
+    sass: Sass
+    num_warps: int
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -86,28 +90,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--kernel", action="append", help="only these kernels (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the table")
     return parser.parse_args(argv)
-
-
-def ptxas_usage(log: str, kernel: str) -> tuple[int, int, int, int]:
-    """(registers, shared memory bytes, stack frame bytes, spilled bytes) that `ptxas -v` printed
-    for the entry whose mangled or plain name holds `kernel`."""
-    lines = log.splitlines()
-    for index, line in enumerate(lines):
-        if "Compiling entry function" in line and kernel in line:
-            block = "\n".join(lines[index : index + 4])
-            registers = re.search(r"Used (\d+) registers", block)
-            shared = re.search(r"(\d+) bytes smem", block)
-            stack = re.search(r"(\d+) bytes stack frame", block)
-            stores = re.search(r"(\d+) bytes spill stores", block)
-            loads = re.search(r"(\d+) bytes spill loads", block)
-            spilled = sum(int(m.group(1)) for m in (stores, loads) if m)
-            return (
-                int(registers.group(1)) if registers else 0,
-                int(shared.group(1)) if shared else 0,
-                int(stack.group(1)) if stack else 0,
-                spilled,
-            )
-    raise RuntimeError(f"ptxas printed nothing for an entry named like {kernel!r}:\n{log}")
 
 
 def dynamic_shared_bytes(program: str) -> int:
@@ -127,47 +109,16 @@ def dynamic_shared_bytes(program: str) -> int:
     return total
 
 
-def compile_for_sm90(
-    source: str, kernel: str, flags: list[str], arch: str = ARCH
-) -> tuple[tuple, str]:
-    """(ptxas usage, PTX text) of `source` for `arch` (sm_90, or its sm_90a features)."""
-    nvcc = shutil.which("nvcc")
-    if nvcc is None:
-        raise RuntimeError("nvcc not found: install the CUDA toolkit and put its bin/ on PATH")
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"{kernel}.cu"
-        path.write_text(source)
-        common = [nvcc, f"-arch={arch}", *flags, str(path)]
-        cubin = subprocess.run(
-            [*common, "-cubin", "-Xptxas", "-v", "-o", str(path.with_suffix(".cubin"))],
-            capture_output=True,
-            text=True,
-        )
-        if cubin.returncode != 0:
-            raise RuntimeError(f"nvcc rejected the {kernel} GPU form:\n{cubin.stderr[-2000:]}")
-        ptx = subprocess.run(
-            [*common, "--ptx", "-o", str(path.with_suffix(".ptx"))], capture_output=True, text=True
-        )
-        if ptx.returncode != 0:
-            raise RuntimeError(f"nvcc --ptx rejected the {kernel} GPU form:\n{ptx.stderr[-2000:]}")
-        return ptxas_usage(cubin.stderr + cubin.stdout, kernel), path.with_suffix(
-            ".ptx"
-        ).read_text()
-
-
 def gpu_form(name: str, backend: str, gpu_sizes: bool = False) -> Form:
-    """The GPU form a launch on the suite's tensors runs; `gpu_sizes`: with the benchmark's
-    block sizes instead of the suite's."""
-    kernel = SUITE[name]
+    """The GPU form a launch on the suite's tensors runs; `gpu_sizes`: the one the benchmark's
+    launch runs, on its tensors at its block sizes."""
     if gpu_sizes:
-        cap = get_target(backend, "cuda").capability("tile_cap")
-        kernel = dataclasses.replace(kernel, arrangement_kwargs=kernel.bench_blocks(cap))
-        if SUITE[name].bench_call_kwargs is not None:
-            kernel = dataclasses.replace(kernel, call_kwargs=SUITE[name].bench_call_kwargs)
-    handle = build(kernel, backend, "cuda")
-    args = kernel.make_args(0, ragged=False)
-    artifact = handle.compile(*args, **kernel.call_kwargs)
-    artifact = specialized(artifact, handle.bindings(*args, **kernel.call_kwargs))
+        kernel, call = bench_settings(SUITE[name], backend)
+        args = bench_tensors(kernel)
+    else:
+        kernel, call = SUITE[name], dict(SUITE[name].call_kwargs)
+        args = kernel.make_args(0, ragged=False)
+    artifact, _ = launched(build(kernel, backend, "cuda"), args, call)
     if backend == "cuda":
         source = artifact.source
         flags = ["-std=c++17", "-include", str(SHIM_DIR / "ntc_cuda_device.h")]
@@ -183,7 +134,7 @@ def gpu_form(name: str, backend: str, gpu_sizes: bool = False) -> Form:
         tile_ops = tuple(op for op in TILE_OPS if op in artifact.source)
         tile_ops += ("T.Parallel(rows, cols)",) * bool(PARALLEL_NEST.search(artifact.source))
     arch = ARCH if backend == "cuda" else TILELANG_ARCH
-    usage, ptx = compile_for_sm90(source, artifact.kernel_name, flags, arch)
+    usage, ptx, sass = compile_for_sm90(source, artifact.kernel_name, flags, arch)
     registers, shared, stack, spilled = usage
     shared += dynamic_shared_bytes(artifact.source) if backend == "tilelang" else 0
     found: dict[str, int] = {}
@@ -207,6 +158,8 @@ def gpu_form(name: str, backend: str, gpu_sizes: bool = False) -> Form:
         found,
         tile_ops,
         walks,
+        sass,
+        artifact.num_warps or 1,
     )
 
 
@@ -230,9 +183,10 @@ def table(forms: list[Form]) -> list[str]:
     return rows
 
 
-def targets(forms: list[Form], wide: list[Form]) -> list[str]:
-    """Issue 13's static targets, each met or not, with the forms that miss it; `wide`: the
-    forms at the benchmark's GPU block sizes."""
+def targets(forms: list[Form], wide: list[Form], rows: list[parity.Row]) -> list[str]:
+    """Issue 13's static targets and issue 33's Triton parity, each met or not, with the forms
+    that miss it; `wide`: the forms at the benchmark's GPU block sizes; `rows`: those against
+    NineToothed's Triton."""
     by_key = {(f.kernel, f.backend): f for f in forms}
     vectorized = [f for f in wide if f.backend == "cuda" and f.kernel in VECTORIZED]
     large = [f for f in wide if f.backend == "tilelang"]
@@ -356,11 +310,36 @@ def targets(forms: list[Form], wide: list[Form]) -> list[str]:
             len(large),
         )
         + " |",
+        "| Triton: ours and NineToothed's Triton form of every kernel compile for sm_90 through "
+        "Triton's launch path | met (every Triton row above) |",
+        "| ours no worse than NineToothed's Triton on any metric, or the reason stated, in every "
+        "row (our Triton, CUDA C++ and TileLang forms) | "
+        + verdict(parity.unexplained(rows), len(rows))
+        + " |",
+    ]
+
+
+def triton_rows(name: str) -> list[parity.Row]:
+    """Our Triton form against NineToothed's, as the benchmark launches each, and again at
+    NineToothed's `num_warps` and `num_stages`, where what differs is the code alone."""
+    kernel = SUITE[name]
+    args = bench_tensors(kernel)
+    theirs = triton_build.ninetoothed(kernel, args)
+    launch = {"num_warps": theirs.num_warps, "num_stages": theirs.num_stages}
+    ours = triton_build.ours(kernel, args)
+    same = triton_build.ours(kernel, args, launch)
+    reference = parity.from_triton(theirs)
+    return [
+        parity.Row(name, "triton", parity.from_triton(ours), reference),
+        parity.Row(name, parity.SAME_LAUNCH, parity.from_triton(same), reference),
     ]
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    if triton_build.interpreting():
+        print("gpu-static: TRITON_INTERPRET is set; unset it (Triton must compile, not interpret)")
+        return 2
     kernels = args.kernel or sorted(SUITE)
     forms = []
     for name in kernels:
@@ -372,6 +351,16 @@ def main(argv: list[str] | None = None) -> int:
         for backend in BACKENDS:
             wide.append(gpu_form(name, backend, gpu_sizes=True))
             print(table(wide)[-1], flush=True)
+    rows: list[parity.Row] = []
+    for name in kernels:
+        rows += triton_rows(name)
+        theirs = rows[-1].theirs
+        rows += [
+            parity.Row(f.kernel, f.backend, parity.from_form(f), theirs)
+            for f in wide
+            if f.kernel == name
+        ]
+        print(*parity.table(rows)[-4:], sep="\n", flush=True)
     lines = [
         "# GPU forms without a GPU (sm_90)",
         "",
@@ -384,15 +373,26 @@ def main(argv: list[str] | None = None) -> int:
         *table(forms),
         "",
         "At the GPU block sizes the benchmark (bench/gpu.py) gives each backend "
-        "(`SuiteKernel.bench_blocks`, by the target's `tile_cap`), on the suite's tensors: "
-        "in CUDA C++ each thread takes several consecutive elements (lanes) and loads and "
-        "stores them as one vector; TileLang's tiles are 128 wide (its fp16 gemm wgmma):",
+        "(`SuiteKernel.bench_blocks`, by the target's `tile_cap`), on its tensors (`bench_args`, "
+        "as shapes): in CUDA C++ each thread takes several consecutive elements (lanes) and "
+        "loads and stores them as one vector; TileLang's tiles are 128 wide (its fp16 gemm "
+        "wgmma):",
         "",
         *table(wide),
         "",
+        "## Against NineToothed's Triton",
+        "",
+        parity.LEGEND.format(triton=triton_build.triton.__version__),
+        "",
+        *parity.table(rows),
+        "",
+        "Why ours is worse where it is:",
+        "",
+        *parity.reasons(rows),
+        "",
         "## Targets",
         "",
-        *targets(forms, wide),
+        *targets(forms, wide, rows),
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n")
