@@ -3,7 +3,9 @@
 Usage is a plain dict in the graph's state, so every checkpoint holds it and a resumed run goes on
 counting. The client wrapper (`agents/client.py`) checks the budget before every attempt and adds
 every attempt to the usage, failed ones included; tools and gates add the time they take, and the
-calls of each tool and the runs and failures of each gate are tallied for the report.
+calls of each tool and the runs, failures and time limits of each gate are tallied for the report.
+The time is split too: the model's (its calls and the waits between retries), the gates' and the
+other tools', so a report shows where a run's time went.
 """
 
 from __future__ import annotations
@@ -65,6 +67,9 @@ class Budget:
         return max(self.max_seconds - usage["seconds"], 0.0)
 
 
+NO_TIME = {"model": 0.0, "gates": 0.0, "tools": 0.0}
+
+
 def new_usage() -> dict:
     return {
         "steps": 0,
@@ -78,8 +83,16 @@ def new_usage() -> dict:
         "refused_tool_calls": 0,
         "tokens_estimated": False,
         "tools": {},  # name -> {"calls", "ok", "error", "refused", "malformed", "seconds"}
-        "gates": {},  # name -> {"runs", "failed", "findings"}
+        "gates": {},  # name -> {"runs", "failed", "findings", "stopped"}
+        "time": dict(NO_TIME),  # the seconds, by what spent them
     }
+
+
+def count_time(usage: dict, spent_on: str, seconds: float) -> None:
+    """Add `seconds` to the usage, and to its share `spent_on`: model, gates or tools."""
+    usage["seconds"] += seconds
+    shares = usage.setdefault("time", dict(NO_TIME))  # a run checkpointed before the split
+    shares[spent_on] = round(shares[spent_on] + seconds, 3)
 
 
 def count_tool(usage: dict, name: str, status: str, seconds: float) -> None:
@@ -92,9 +105,15 @@ def count_tool(usage: dict, name: str, status: str, seconds: float) -> None:
 
 
 def count_gates(usage: dict, results: list[dict]) -> None:
-    """One run of the gates (`GateResult.to_dict`s)."""
+    """One run of the gates (`GateResult.to_dict`s); `stopped` counts their time limits, a
+    retried gate's first try included."""
     for result in results:
-        tally = usage["gates"].setdefault(result["name"], {"runs": 0, "failed": 0, "findings": 0})
+        tally = usage["gates"].setdefault(
+            result["name"], {"runs": 0, "failed": 0, "findings": 0, "stopped": 0}
+        )
+        tally.setdefault("stopped", 0)  # a run checkpointed before time limits were counted
         tally["runs"] += 1
         tally["failed"] += not result["passed"]
         tally["findings"] += len(result["findings"])
+        stops = (result["retried_after"], result["time_limit"])
+        tally["stopped"] += sum(stop is not None for stop in stops)

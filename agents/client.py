@@ -13,7 +13,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from agents.budget import Budget
+from agents.budget import Budget, count_time
 from agents.errors import BudgetExhausted, ModelError, ModelUnavailable, TransientModelError
 from agents.ledger import Ledger
 from agents.transcript import TranscriptWriter
@@ -63,7 +63,7 @@ class ModelClient:
                 reply = self.provider.complete(request, call, self.budget.remaining_seconds(usage))
             except ModelError as error:
                 usage["failed_calls"] += 1
-                usage["seconds"] += time.monotonic() - start
+                count_time(usage, "model", time.monotonic() - start)
                 transient = isinstance(error, TransientModelError)
                 self.transcript.event(
                     "model_error", call=call, attempt=attempt, error=str(error), transient=transient
@@ -88,7 +88,7 @@ class ModelClient:
     def _back_off(self, attempt: int, usage: dict) -> None:
         delay = min(self.retry.delay(attempt), self.budget.remaining_seconds(usage))
         time.sleep(delay)
-        usage["seconds"] += delay
+        count_time(usage, "model", delay)
         usage["retries"] += 1
 
     def _count(self, reply: dict, usage: dict, seconds: float) -> None:
@@ -96,5 +96,5 @@ class ModelClient:
         usage["prompt_tokens"] += prompt
         usage["completion_tokens"] += completion
         usage["dollars"] += self.budget.prices.dollars(prompt, completion)
-        usage["seconds"] += seconds
+        count_time(usage, "model", seconds)
         usage["tokens_estimated"] = usage["tokens_estimated"] or reply["estimated"]

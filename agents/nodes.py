@@ -8,11 +8,13 @@ import time
 
 from langgraph.types import interrupt
 
-from agents.budget import count_gates, count_tool, new_usage
+from agents.budget import count_gates, count_time, count_tool, new_usage
+from agents.command_result import INTERRUPTED
 from agents.errors import BudgetExhausted, ModelError, ReplayMismatch
 from agents.prompts import TEXT_ONLY, rejected, system_prompt, task_prompt
 from agents.runtime import Runtime
 from agents.state import AgentState
+from agents.tools import Outcome
 
 APPROVALS = {"y", "yes", "approve", "approved", "accept", "ok"}
 
@@ -70,11 +72,10 @@ class Nodes:
         call, *rest = state["pending"]
         start = time.monotonic()
         name, arguments = call["function"]["name"], call["function"]["arguments"]
-        seconds_left = self.rt.budget.remaining_seconds(state["usage"])
-        outcome = self.rt.tools.call(name, arguments, seconds_left)
+        outcome = self._call(state, call)
         seconds = time.monotonic() - start
         usage = copy.deepcopy(state["usage"])
-        usage["seconds"] += seconds
+        count_time(usage, "gates" if outcome.gates is not None else "tools", seconds)
         usage["malformed_tool_calls"] += outcome.status == "malformed"
         usage["refused_tool_calls"] += outcome.status == "refused"
         count_tool(usage, name, outcome.status, seconds)
@@ -103,11 +104,25 @@ class Nodes:
             count_gates(usage, update["gates"])
         return update
 
+    def _call(self, state: AgentState, call: dict) -> Outcome:
+        """The pending `call`'s outcome. A `run` call whose command was in flight when the
+        workflow was killed is not run again (it may have done its work, or half of it): the
+        model is told. Other tools run again; the gates' commands must judge the tree as it is."""
+        name, arguments = call["function"]["name"], call["function"]["arguments"]
+        step = f"call {state['calls']}, {len(state['pending'])} pending: {call['id']}"
+        interrupted = self.rt.interrupted
+        if name == "run" and interrupted is not None and interrupted.step == step:
+            return Outcome(INTERRUPTED, "error")
+        seconds_left = self.rt.budget.remaining_seconds(state["usage"])
+        with self.rt.sandbox.in_flight.during(step):
+            return self.rt.tools.call(name, arguments, seconds_left)
+
     def gates(self, state: AgentState) -> dict:
         start = time.monotonic()
-        text, results = self.rt.check(after_finish=True)
+        seconds_left = self.rt.budget.remaining_seconds(state["usage"])
+        text, results = self.rt.check(seconds_left, after_finish=True)
         usage = copy.deepcopy(state["usage"])
-        usage["seconds"] += time.monotonic() - start
+        count_time(usage, "gates", time.monotonic() - start)
         count_gates(usage, [r.to_dict() for r in results])
         update = {
             "gates": [r.to_dict() for r in results],

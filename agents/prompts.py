@@ -37,7 +37,17 @@ TEXT_ONLY = (
 )
 
 RED = "Fix every finding in the code (not by suppressing it), then call finish(summary) again."
+FIX = "Fix them, then call finish(summary)."
 GREEN = "All gates pass."
+# A time limit is no finding: the model is told what ran out of time and that the code owes nothing
+# for it, unless the change itself is what made it slow.
+NOT_A_FINDING = (
+    "A gate STOPPED by its time limit found nothing: it ran out of time before it could judge the "
+    "change, and the workflow had already run it once more if the run had time left. That is not "
+    "a finding: change nothing in the code for it, unless your change can make what was running "
+    "slow or never end (the test named above)."
+)
+OUT_OF_TIME = f"{NOT_A_FINDING} Then call finish(summary) to run the gates again."
 
 
 def system_prompt(task: Task, skills: dict[str, Skill]) -> str:
@@ -50,8 +60,14 @@ def task_prompt(task: Task) -> str:
 
 
 def gates_message(results: list[GateResult], *, after_finish: bool) -> str:
-    passed = all(r.passed for r in results)
-    closing = GREEN if passed else RED if after_finish else "Fix them, then call finish(summary)."
+    if all(r.passed for r in results):
+        closing = GREEN
+    elif all(r.passed or r.time_limit for r in results):
+        closing = OUT_OF_TIME
+    else:
+        closing = RED if after_finish else FIX
+        if any(r.time_limit for r in results):
+            closing += f"\n{NOT_A_FINDING}"
     return f"{feedback(results)}\n\n{closing}"
 
 

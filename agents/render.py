@@ -84,6 +84,8 @@ def _gates(event: dict) -> list[str]:
     ]
     for result in event["results"]:
         verdict = "passed" if result["passed"] else "FAILED"
+        if result.get("time_limit"):  # older transcripts have no time limits apart
+            verdict = "STOPPED by its time limit"
         ran = result.get("ran", "")  # transcripts recorded before gates said what they ran
         lines.append(f"| {result['name']} | {verdict} | {len(result['findings'])} | {ran} |")
     return lines

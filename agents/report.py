@@ -1,9 +1,11 @@
-"""The run's report: status, gate results, usage (tokens, dollars, time), the calls of each tool
-and how often each gate failed (to compare one run with another), the diff, and where the change
-is (a patch file in the transcript folder, a branch in the sandbox)."""
+"""The run's report: status, gate results, usage (tokens, dollars, time), where the time went (the
+model, the gates, the other tools), the calls of each tool and how often each gate failed or ran
+out of time (to compare one run with another), the diff, and where the change is (a patch file in
+the transcript folder, a branch in the sandbox)."""
 
 from __future__ import annotations
 
+from agents.budget import NO_TIME
 from agents.render import render_transcript
 from agents.runtime import Runtime
 from agents.state import AgentState
@@ -43,14 +45,24 @@ def _gate_line(gate: dict) -> dict:
     return {
         "name": gate["name"],
         "passed": gate["passed"],
+        "stopped": gate["time_limit"] is not None,  # by its time limit, with no verdict
+        "retried": gate["retried_after"] is not None,
         "findings": len(gate["findings"]),
         "seconds": round(gate["seconds"], 2),
         "ran": gate["ran"],
     }
 
 
+def _result(gate: dict) -> str:
+    verdict = "passed" if gate["passed"] else "FAILED"
+    if gate["stopped"]:
+        verdict = "STOPPED by its time limit"
+    return verdict + (" (on its second try)" if gate["retried"] else "")
+
+
 def render_report(header: dict, summary: dict, diff: str) -> str:
     usage = summary["usage"]
+    time = usage.get("time", NO_TIME)
     replay = f" (replay of {header['replay_of']})" if header.get("replay_of") else ""
     estimated = " (estimated)" if usage["tokens_estimated"] else ""
     priced = header["budget"]["price_input"] or header["budget"]["price_output"]
@@ -72,8 +84,7 @@ def render_report(header: dict, summary: dict, diff: str) -> str:
         "| gate | result | findings | seconds | ran |",
         "| --- | --- | --- | --- | --- |",
         *(
-            f"| {g['name']} | {'passed' if g['passed'] else 'FAILED'} | {g['findings']} "
-            f"| {g['seconds']} | {g['ran']} |"
+            f"| {g['name']} | {_result(g)} | {g['findings']} | {g['seconds']} | {g['ran']} |"
             for g in summary["gates"]
         ),
         "" if summary["gates"] else "(the gates never ran)",
@@ -87,6 +98,13 @@ def render_report(header: dict, summary: dict, diff: str) -> str:
         f"| {dollars} | {usage['seconds']:.1f} | {usage['malformed_tool_calls']} "
         f"| {usage['refused_tool_calls']} |",
         "",
+        "## Time",
+        "",
+        "| model calls | gates | other tools | in all |",
+        "| --- | --- | --- | --- |",
+        f"| {time['model']:.1f} s | {time['gates']:.1f} s | {time['tools']:.1f} s "
+        f"| {usage['seconds']:.1f} s |",
+        "",
         "## Tool calls",
         "",
         "| tool | calls | ok | error | refused | malformed | seconds |",
@@ -99,10 +117,10 @@ def render_report(header: dict, summary: dict, diff: str) -> str:
         "" if usage["tools"] else "(no tool was called)",
         "## Gate runs (all rounds)",
         "",
-        "| gate | runs | failed | findings |",
-        "| --- | --- | --- | --- |",
+        "| gate | runs | failed | findings | stopped by its time limit |",
+        "| --- | --- | --- | --- | --- |",
         *(
-            f"| {name} | {g['runs']} | {g['failed']} | {g['findings']} |"
+            f"| {name} | {g['runs']} | {g['failed']} | {g['findings']} | {g.get('stopped', 0)} |"
             for name, g in usage["gates"].items()
         ),
         "" if usage["gates"] else "(the gates never ran)",

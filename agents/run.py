@@ -2,8 +2,9 @@
 
 A run lives in `<home>/<run-id>/` (`$NTC_AGENT_HOME`, default `~/.cache/ntc-agents`): `run.json`
 (what is needed to rebuild the run; never the API key), `sandbox/` (the copy it works in),
-`checkpoint.sqlite` (LangGraph's checkpoints, one per step), `lock` (held by the one process that
-drives the run, `agents/lock.py`), `cache/` and `gates/` (what the gates write), and for the
+`checkpoint.sqlite` (LangGraph's checkpoints, one per step), `in_flight.json` (the command running,
+`agents/in_flight.py`: a resume ends one a killed workflow left), `lock` (held by the one process
+that drives the run, `agents/lock.py`), `cache/` and `gates/` (what the gates write), and for the
 manual provider `requests/` and `responses/`. Its transcript goes to `transcripts/<run-id>/` of
 the checkout (a replay's to `<home>/<run-id>/transcript/`); a resumed run settles the requests
 its checkpoint does not count from it (`agents/ledger.py`).
@@ -28,6 +29,7 @@ from pathlib import Path
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
+from agents import in_flight
 from agents.budget import Budget
 from agents.client import ModelClient, RetryPolicy
 from agents.errors import AgentError
@@ -134,6 +136,7 @@ def resume(
             raise AgentError(
                 f"run {run_id} awaits approval: resume it with --answer yes or --answer '<why not>'"
             )
+        rt.interrupted = _end_interrupted(rt)
         rt.transcript.event("resume", answer=answer, waiting=waiting)
         return _drive(rt, spec, Command(resume=answer or "retry") if waiting else None)
 
@@ -240,6 +243,7 @@ def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, events) 
         )
     scratch = folder / "gates"
     scratch.mkdir(exist_ok=True)
+    sandbox.in_flight = in_flight.InFlight(folder / in_flight.FILE_NAME)
     return Runtime(
         run_id=spec.run_id,
         task=task,
@@ -256,6 +260,19 @@ def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, events) 
         header=header,
         say=lambda text: say(f"[{spec.run_id}] {text}"),
     )
+
+
+def _end_interrupted(rt: Runtime) -> in_flight.Command | None:
+    """End what is left of a command the killed workflow had in flight, before anything else
+    runs; the last command's record, for the step it belonged to (`Nodes.tools`)."""
+    recovered = rt.sandbox.in_flight.recover()
+    if recovered is None:
+        return None
+    command, ended = recovered
+    if ended:
+        rt.transcript.event("ended_command", step=command.step, argv=command.argv)
+        rt.say(f"ended what was left of the interrupted command: {' '.join(command.argv)}")
+    return command
 
 
 def _drive(rt: Runtime, spec: RunSpec, graph_input) -> RunResult:

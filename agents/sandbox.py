@@ -4,11 +4,13 @@ with that commit as its only history, so no earlier state of the tree is in its 
 Tools reach files only through `Sandbox.path`, which refuses absolute paths, `..` and symlinks
 that lead outside, `.git`, and (for writes) the protected prefixes: `audits/`, `tests/`,
 `agents/`, `pyproject.toml` (it configures the audit) and the audit baseline, unless the task
-allows them. Commands run with a timeout. The user's checkout is only read (by `git fetch`); its
-uncommitted changes are not in the sandbox. `EARLIER_RUNS` are what a run takes out of the tree
-before it starts (see `agents/run.py`), so a model cannot copy an earlier run's answer. `.venv` is
-a link to the environment the workflow runs in, so that the skills' `.venv/bin/...` commands and
-scripts run in the sandbox as in a checkout; the sandbox's own git ignores it.
+allows them. Commands run with a timeout, each in a process group of its own, recorded while it
+runs (`agents/in_flight.py`), so that a resumed run can end one that a killed workflow left. The
+user's checkout is only read (by `git fetch`); its uncommitted changes are not in the sandbox.
+`EARLIER_RUNS` are what a run takes out of the tree before it starts (see `agents/run.py`), so a
+model cannot copy an earlier run's answer. `.venv` is a link to the environment the workflow runs
+in, so that the skills' `.venv/bin/...` commands and scripts run in the sandbox as in a checkout;
+the sandbox's own git ignores it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from agents.errors import AgentError
+from agents.in_flight import InFlight
 
 PROTECTED = ("audits/", "tests/", "agents/", "pyproject.toml")
 EARLIER_RUNS = ("transcripts", "evals/results")  # recorded agent runs and sweeps
@@ -49,6 +52,7 @@ class Sandbox:
         self.root = root.resolve()
         self.base = base  # the commit the run's changes are diffed against
         self.protected = protected
+        self.in_flight = InFlight(None)  # a run records its commands: see agents/run.py
 
     @classmethod
     def create(cls, repo: Path, folder: Path, commit: str, allow: tuple[str, ...]) -> Sandbox:
@@ -109,20 +113,25 @@ class Sandbox:
         """Run `argv` in the sandbox; `merged` puts stderr into stdout, in the order written.
 
         The command gets a process group of its own, so that a timeout (or an exception here)
-        ends what it started too: `make test` leaves no pytest running behind it."""
+        ends what it started too: `make test` leaves no pytest running behind it. The group is
+        recorded while it runs (`in_flight`), for a resume after the workflow was killed."""
         start = time.monotonic()
         stderr = subprocess.STDOUT if merged else subprocess.PIPE
-        with subprocess.Popen(
-            argv,
-            cwd=self.root,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            text=True,
-            errors="replace",
-            start_new_session=True,
-        ) as process:
+        with (
+            self.in_flight.running(argv) as started,
+            subprocess.Popen(
+                argv,
+                cwd=self.root,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                errors="replace",
+                start_new_session=True,
+            ) as process,
+        ):
             try:
+                started(process.pid)
                 out, err = process.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 _kill_group(process)

@@ -3,7 +3,8 @@
 Every path goes through `Sandbox.path` (escapes and protected paths are refused). A call with
 arguments that are not a JSON object of the declared string fields, or naming no tool, is
 malformed: the model gets an error saying what was wrong, and the run counts it. `run` runs a
-command of the task's allowlist (`agents/commands.py`); `search` is `agents/search.py`.
+command of the task's allowlist (`agents/commands.py`) and shows its result as
+`agents/command_result.py` writes it; `search` is `agents/search.py`.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.command_result import shown
 from agents.commands import Allowed, checked, listing, runnable
 from agents.gates import GateContext
-from agents.sandbox import Completed, Refused
+from agents.sandbox import Refused
 from agents.search import cache_dir, search
 from agents.skills import Skill, activation
 
 MAX_RESULT_CHARS = 60_000
 RUN_TIMEOUT = 600.0  # seconds a command may take, less when the time budget has less left
-RUN_HEAD_CHARS, RUN_TAIL_CHARS = 4_000, 12_000  # of a command's output, shown around a cut
 
 
 def _tool(name: str, description: str, /, optional: tuple[str, ...] = (), **fields: str) -> dict:
@@ -99,7 +100,7 @@ class ToolBox:
         self,
         context: GateContext,
         skills: dict[str, Skill],
-        run_checks: Callable[[], tuple[str, list]],
+        run_checks: Callable[[float], tuple[str, list]],
         allowed: list[Allowed],
         withheld: tuple[str, ...] = (),
     ):
@@ -109,7 +110,7 @@ class ToolBox:
         self.run_checks = run_checks
         self.allowed = allowed
         self.withheld = withheld
-        self.time_limit = RUN_TIMEOUT  # for the call in progress: see `call`
+        self.seconds_left = RUN_TIMEOUT  # of the time budget, for the call in progress
 
     @property
     def schemas(self) -> list[dict]:
@@ -121,7 +122,7 @@ class ToolBox:
 
     def call(self, name: str, arguments: str, seconds_left: float = RUN_TIMEOUT) -> Outcome:
         """Run one tool call; a command may take `seconds_left` (the time budget) at most."""
-        self.time_limit = min(RUN_TIMEOUT, seconds_left)
+        self.seconds_left = seconds_left
         if name not in NAMES:
             return Outcome(
                 f"error: there is no tool {name!r}; tools: {', '.join(NAMES)}", "malformed"
@@ -204,31 +205,16 @@ class ToolBox:
         argv = checked(command, self.allowed, self.sandbox)
         bin_dir = Path(self.context.python).parent
         argv = runnable(argv, bin_dir)
-        done = self.sandbox.run(argv, self.time_limit, self.context.env, merged=True)
-        return Outcome(_shown(done, self.time_limit), "ok" if done.returncode == 0 else "error")
+        limit = min(RUN_TIMEOUT, self.seconds_left)
+        done = self.sandbox.run(argv, limit, self.context.env, merged=True)
+        return Outcome(shown(done, limit), "ok" if done.returncode == 0 else "error")
 
     def _run_checks(self) -> Outcome:
-        text, results = self.run_checks()
+        text, results = self.run_checks(self.seconds_left)
         return Outcome(text, "ok", gates=results)
 
     def _finish(self, summary: str) -> Outcome:
         return Outcome("finish received: running the gates", "ok", finish=summary)
-
-
-def _shown(done: Completed, limit: float) -> str:
-    """A command's result as the model reads it: the status on the first line (a replay compares
-    only that line: outputs hold times and versions), then the output, cut in the middle."""
-    if done.returncode is None:
-        status = f"timed out\n(the limit was {limit:.0f} s; the output so far:)"
-    else:
-        status = f"exit {done.returncode}"
-    output = done.stdout.strip()
-    if len(output) > RUN_HEAD_CHARS + RUN_TAIL_CHARS:
-        cut = len(output) - RUN_HEAD_CHARS - RUN_TAIL_CHARS
-        output = (
-            output[:RUN_HEAD_CHARS] + f"\n... {cut} characters cut ...\n" + output[-RUN_TAIL_CHARS:]
-        )
-    return f"{status}\n{output or '(no output)'}"
 
 
 def _mismatch(args: object, schema: dict) -> str | None:

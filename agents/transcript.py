@@ -3,7 +3,8 @@
 Event types: `run` (the header: task, params, provider, model, base commit, paths), `resume`,
 `request` and `response` (every model call, with its call number and attempt), `model_error`,
 `settled` (requests a resumed run found past its checkpoint, `agents/ledger.py`), `tool` (name,
-arguments, result), `gates` (every gate's result and findings), `approval`, `interrupted` and
+arguments, result), `gates` (every gate's result, findings or time limit), `approval`,
+`interrupted`, `ended_command` (what a resume ended of a command the killed workflow left) and
 `report`. `agents/render.py` turns the file into Markdown.
 """
 

@@ -1,4 +1,5 @@
-"""What every gate shares: findings, results, and running a command in the sandbox."""
+"""What every gate shares: findings, results, and running a command in the sandbox. A gate that
+runs out of time has no findings but a time limit (`time_limit.py`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from agents.gates.time_limit import TimeLimit
 from agents.sandbox import Completed, Sandbox
 from agents.tasks import GateSpec
 
@@ -33,6 +35,8 @@ class GateResult:
     seconds: float = 0.0
     output: str = ""  # the tail of the output, for the transcript (not sent to the model)
     ran: str = ""  # what it checked, for people (pytest: "112 tests: 110 passed, 2 skipped")
+    time_limit: TimeLimit | None = None  # it ran out of time: not passed, and no findings
+    retried_after: TimeLimit | None = None  # this is the second try; the first one ran out of time
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -54,10 +58,20 @@ def tail(done: Completed) -> str:
     return (done.stdout + "\n" + done.stderr).strip()[-TAIL_CHARS:]
 
 
+def stopped(
+    spec: GateSpec, argv: list[str], done: Completed, progress: Path | None = None
+) -> GateResult:
+    """The gate ran out of time (`progress`: a pytest gate's record of its tests)."""
+    limit = TimeLimit.from_run(spec.timeout, tail(done), progress)
+    return GateResult(
+        spec.name, spec.kind, False, [], argv, done.seconds, tail(done), time_limit=limit
+    )
+
+
 def broken(spec: GateSpec, argv: list[str], done: Completed, why: str) -> GateResult:
-    """The gate could not judge the change (timeout, crash, unreadable output): a failure."""
+    """The gate could not judge the change (crash, unreadable output): a failure."""
     if done.returncode is None:
-        why = f"timed out after {done.seconds:.0f} s"
+        return stopped(spec, argv, done)
     message = f"{spec.name} {why}: {' '.join(argv[1:])}\n{tail(done)}"
     return GateResult(
         spec.name,

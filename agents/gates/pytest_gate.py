@@ -1,7 +1,10 @@
 """`pytest`: the tests the task names (its `args`: paths, node ids, `-m MARKER` ...), run in the
 sandbox with a JUnit report, each failure a finding at the deepest file:line of the sandbox it
 names. `select` keeps only the tests whose parametrize id matches one of its patterns as a whole
-(`pytest_plugin/ntc_agent_select.py`), where `-k` would match any substring of a test's name."""
+(`pytest_plugin/ntc_agent_select.py`), where `-k` would match any substring of a test's name.
+Each test's start and end go to a progress file as they happen
+(`pytest_plugin/ntc_agent_progress.py`), so that a run stopped by its time limit names the test
+that was running and the slowest finished ones."""
 
 from __future__ import annotations
 
@@ -12,7 +15,15 @@ import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-from agents.gates.base import Finding, GateContext, GateResult, broken, run_command, tail
+from agents.gates.base import (
+    Finding,
+    GateContext,
+    GateResult,
+    broken,
+    run_command,
+    stopped,
+    tail,
+)
 from agents.tasks import GateSpec
 
 LOCATION = re.compile(r"^([^\s:]+\.py):(\d+):", re.MULTILINE)
@@ -20,27 +31,33 @@ NO_TESTS = 5
 MESSAGE_CHARS = 1500
 PLUGIN_DIR = Path(__file__).parent / "pytest_plugin"
 PLUGIN = "ntc_agent_select"
+PROGRESS_PLUGIN = "ntc_agent_progress"
 _reports = itertools.count()
 
 
 def run(spec: GateSpec, ctx: GateContext) -> GateResult:
     # The process id keeps a report apart from one a killed run's orphaned pytest still writes.
     report = ctx.scratch / f"pytest-{os.getpid()}-{next(_reports)}.xml"
+    progress = report.with_suffix(".progress")
     report.unlink(missing_ok=True)
+    progress.unlink(missing_ok=True)
     argv = [ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"]
     argv += ["-o", "junit_family=xunit1", f"--junitxml={report}", *spec.args]
+    argv += ["-p", PROGRESS_PLUGIN, f"--progress-file={progress}"]
     if spec.select:
         argv += ["-p", PLUGIN, *(f"--select-id={pattern}" for pattern in spec.select)]
-        path = os.pathsep.join([ctx.env["PYTHONPATH"], str(PLUGIN_DIR)])
-        ctx = dataclasses.replace(ctx, env={**ctx.env, "PYTHONPATH": path})
+    path = os.pathsep.join([ctx.env["PYTHONPATH"], str(PLUGIN_DIR)])
+    ctx = dataclasses.replace(ctx, env={**ctx.env, "PYTHONPATH": path})
     done = run_command(spec, ctx, argv)
+    if done.returncode is None:
+        return stopped(spec, argv, done, progress)
     if done.returncode == NO_TESTS:
         selection = " ".join(spec.args)
         if spec.select:
             selection += f"` with parametrize ids `{' '.join(spec.select)}"
         finding = Finding(".", 0, "TEST", f"the selection `{selection}` ran no test")
         return GateResult(spec.name, spec.kind, False, [finding], argv, done.seconds, tail(done))
-    if done.returncode is None or not report.is_file():
+    if not report.is_file():
         return broken(spec, argv, done, f"exited {done.returncode} without a report")
     xml = report.read_text(encoding="utf-8")
     findings = _failures(xml, ctx)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from agents.run import PROJECT_ROOT, RunSpec, start
@@ -30,3 +31,13 @@ def spec(home: Path, server, task: str = "quick", run_id: str = "run", **options
 
 def run(home: Path, server, **options):
     return start(spec(home, server, **options), API_KEY, say=lambda text: None)
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.is_file() and "\nState:\tZ" in status.read_text())

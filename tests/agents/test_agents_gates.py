@@ -5,14 +5,12 @@ import os
 import subprocess
 import sys
 
-import pytest
 from agent_support import run
 from fake_openai import FakeOpenAI, reply
 
-from agents.gates import GateContext, feedback, run_gates
+from agents.gates import feedback, run_gates
 from agents.gates.pytest_gate import PLUGIN, PLUGIN_DIR
 from agents.run import PROJECT_ROOT
-from agents.sandbox import Sandbox
 from agents.tasks import GateSpec
 
 FAILING_TEST = "def test_sum():\n    total = 1 + 1\n    assert total == 3\n"
@@ -43,13 +41,7 @@ def test_plain():
     assert False
 """
 UNFORMATTED = "x = {'a':1}\n"
-
-
-@pytest.fixture
-def context(tmp_path):
-    sandbox = Sandbox.create(PROJECT_ROOT, tmp_path / "sandbox", "HEAD", allow=())
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(sandbox.root), "PYTHONDONTWRITEBYTECODE": "1"}
-    return GateContext(sandbox, sys.executable, env, tmp_path)
+SECONDS_LEFT = 600.0  # of the run's time budget, for a gate's second try
 
 
 def test_pytest_and_ruff_findings_point_at_the_line(context):
@@ -60,7 +52,7 @@ def test_pytest_and_ruff_findings_point_at_the_line(context):
         GateSpec("pytest", "tests", ("notes/test_notes.py", "--no-lowering-audit")),
         GateSpec("ruff", "ruff"),
     )
-    tests, ruff = run_gates(gates, context)
+    tests, ruff = run_gates(gates, context, SECONDS_LEFT)
     assert not tests.passed and not ruff.passed
     assert [(f.path, f.line, f.code) for f in tests.findings] == [
         ("notes/test_notes.py", 3, "TEST")
@@ -79,7 +71,7 @@ def test_a_selection_without_tests_fails(context):
     (context.sandbox.root / "notes").mkdir()
     (context.sandbox.root / "notes" / "test_nothing.py").write_text("VALUE = 1\n")
     selection = ("notes/test_nothing.py", "--no-lowering-audit")
-    (result,) = run_gates((GateSpec("pytest", "tests", selection),), context)
+    (result,) = run_gates((GateSpec("pytest", "tests", selection),), context, SECONDS_LEFT)
     assert not result.passed and "ran no test" in result.findings[0].message
 
 
@@ -99,6 +91,7 @@ def test_select_takes_exact_parametrize_ids_where_k_takes_substrings(context):
             GateSpec("pytest", "none", tests, select=("opencl",)),
         ),
         context,
+        SECONDS_LEFT,
     )
     assert _failed(exact) == [
         "notes.test_select::test_one[c]",

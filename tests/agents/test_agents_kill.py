@@ -1,8 +1,9 @@
 """Resume exactly once: a run killed with SIGKILL at each node (a model call in flight, a tool, the
 gates, the approval) and resumed sends each later request once, numbers the calls on from where
-it stopped, and counts every request the endpoint received against the budget; and while the
-first process still drives a run, a second one is refused. The runs are real processes of
-`python -m agents`, the endpoint the local fake server."""
+it stopped, and counts every request the endpoint received against the budget; a command the
+killed run left running is ended on resume, told to the model as interrupted and not run again;
+and while the first process still drives a run, a second one is refused. The runs are real
+processes of `python -m agents`, the endpoint the local fake server."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 import time
 
 import pytest
-from agent_support import API_KEY, TASKS
+from agent_support import API_KEY, TASKS, alive
 from fake_openai import FakeOpenAI, first, reply
 
 from agents.run import PROJECT_ROOT
@@ -22,6 +23,7 @@ from agents.transcript import read_events
 
 WRITE = reply(("write_file", {"path": "notes/done.txt", "content": "done"}))
 HELPER = reply(("run", {"command": "python notes/kill_parent.py tool"}))
+LINGER = reply(("run", {"command": "python notes/linger.py"}))
 FINISH = reply(("finish", {"summary": "wrote the note"}))
 QUESTION = b"Accept this change?"
 
@@ -122,6 +124,27 @@ def test_killed_in_a_tool_or_the_gates(home, kills, node):
         resumed = _resume(home, server)
         assert resumed.returncode == 0, resumed.stderr
         assert _exactly_once(server, home) == [(0, 1), (1, 1), (2, 1)]
+
+
+def test_a_command_the_killed_run_left_running_is_ended_on_resume_and_not_run_again(
+    home, kills, tmp_path
+):
+    kills("gate")
+    folder = tmp_path / "kills"
+    with FakeOpenAI([WRITE, LINGER, FINISH]) as server:
+        _killed(_start(home, server))
+        pids = [int(pid) for pid in (folder / "linger-pids").read_text().split()]
+        assert all(alive(pid) for pid in pids)  # the command and its child outlived the run
+        resumed = _resume(home, server)
+        assert resumed.returncode == 0, resumed.stderr
+        assert _exactly_once(server, home) == [(0, 1), (1, 1), (2, 1)]
+        told = server.requests[2]["body"]["messages"][-1]["content"]
+    assert not any(alive(pid) for pid in pids)  # no orphan is left
+    assert (folder / "linger-runs").read_text() == "ran\n"  # the command ran once
+    assert told.startswith("interrupted\nThe workflow was stopped")
+    events = read_events(home / "transcripts" / "run")
+    (ended,) = [e for e in events if e["type"] == "ended_command"]
+    assert ended["argv"][-1] == "notes/linger.py"
 
 
 def test_killed_while_awaiting_approval(home, kills):

@@ -34,10 +34,12 @@ def test_the_report_counts_calls_per_tool_and_failures_per_gate(home):
     }
     assert (usage["tools"]["run"]["ok"], usage["tools"]["run"]["refused"]) == (1, 1)
     assert usage["tools"]["no_such_tool"]["malformed"] == 1
-    assert usage["gates"] == {"backend-tests": {"runs": 3, "failed": 2, "findings": 2}}
+    assert usage["gates"] == {
+        "backend-tests": {"runs": 3, "failed": 2, "findings": 2, "stopped": 0}
+    }
     report = (result.out / "report.md").read_text()
     assert "| run | 2 | 1 | 0 | 1 | 0 |" in report
-    assert "| backend-tests | 3 | 2 | 2 |" in report
+    assert "| backend-tests | 3 | 2 | 2 | 0 |" in report
     assert "| backend-tests | passed | 0 | " in report and "| 1 tests: 1 passed, 0 failed" in report
     markdown = (result.out / "transcript.md").read_text()
     assert "- tool calls: finish 2, no_such_tool 1, read_file 1, run 2" in markdown

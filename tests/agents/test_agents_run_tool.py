@@ -1,11 +1,10 @@
 """The `run` tool: the task's and the skills' commands run in the sandbox, with a time limit the
 budget shortens and a cap on what comes back; anything else is refused with the allowlist."""
 
-import os
 import sys
 from pathlib import Path
 
-from agent_support import run
+from agent_support import alive, run
 from fake_openai import FakeOpenAI, reply
 
 from agents.commands import Allowed, allowlist, runnable
@@ -66,14 +65,20 @@ def test_a_command_past_its_time_ends_with_all_it_started_and_counts_against_the
         result = run(home, server, task="commands", budget={"max_seconds": 4})
     events = read_events(result.out)
     (text,) = _results(events)
-    assert text.startswith("timed out\n") and "started" in text
-    assert not _alive(int(child.read_text()))  # the child of the command was ended with it
+    status, explained, *last_lines = text.splitlines()
+    assert (
+        status == "stopped by its time limit"
+        and "was ended with everything it started" in explained
+    )
+    assert last_lines == ["started"]  # the command's output before it was stopped
+    assert not alive(int(child.read_text()))  # the child of the command was ended with it
     tool = next(e for e in events if e["type"] == "tool")
     # It ran until the time budget's remainder was spent, and not until the child's sleep ended.
     assert 3 < tool["seconds"] < 30
     report = events[-1]
     assert report["status"] == "stopped" and "time budget" in report["reason"]
     assert report["usage"]["seconds"] >= 4 and len(server.requests) == 1
+    assert report["usage"]["time"]["tools"] >= 3  # the command's time, apart from the model's
 
 
 def test_long_output_is_cut_in_the_middle(home):
@@ -108,13 +113,3 @@ def test_the_allowlist_comes_from_the_task_and_the_skills_and_runs_with_this_int
         "tests/x.py",
     ]
     assert runnable(["cc", "--version"], bin_dir) == ["cc", "--version"]
-
-
-def _alive(pid: int) -> bool:
-    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return not (status.is_file() and "\nState:\tZ" in status.read_text())
