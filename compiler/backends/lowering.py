@@ -54,15 +54,9 @@ def lower_unified_ssa_artifact(
                 f"backend's {target.capability('index_bits', 64)}-bit offsets, and it has no "
                 f"64-bit form; {wide_index_advice(device)}"
             )
-        return lower_unified_ssa_artifact(
-            kernel,
-            backend,
-            device=device,
-            options=options,
-            pipeline=pipeline,
-            tuner=tuner,
-            index_bits=64,
-        )
+        # No pass reads the index width (the emitter and the launch do), so the kernel lowered
+        # here is the wide form's as well: only its spelling changes.
+        target = target.widened()
     return build_artifact(
         work,
         target,

@@ -46,7 +46,7 @@ class Expr:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Expr):
             return self._key() == other._key()
-        if isinstance(other, numbers.Integral):
+        if type(other) is int or isinstance(other, numbers.Integral):
             return isinstance(self, Const) and self.value == other
         return NotImplemented
 
@@ -220,7 +220,7 @@ def as_expr(value: Expr | int) -> Expr:
     """`value` as an Expr: ints become `Const`s, Exprs stay as they are."""
     if isinstance(value, Expr):
         return value
-    if isinstance(value, numbers.Integral):
+    if type(value) is int or isinstance(value, numbers.Integral):  # `is int`: no ABC check
         return Const(int(value))
     raise TypeError(
         f"expected an int or a symbolic expression, got {type(value).__name__} {value!r}"
@@ -228,11 +228,14 @@ def as_expr(value: Expr | int) -> Expr:
 
 
 def _binary(op: str, left: Expr | int, right: Expr | int) -> Expr:
-    if not isinstance(left, Expr | numbers.Integral) or not isinstance(
-        right, Expr | numbers.Integral
-    ):
+    if not (_is_integer(left) and _is_integer(right)):
         return NotImplemented
     return _apply(op, (as_expr(left), as_expr(right)))
+
+
+def _is_integer(value: object) -> bool:
+    """An Expr or an integer; `type(...) is int` first spares most values the ABC's check."""
+    return type(value) is int or isinstance(value, Expr | numbers.Integral)
 
 
 def _apply(op: str, args: tuple[Expr, ...]) -> Expr:
@@ -255,10 +258,13 @@ def _apply(op: str, args: tuple[Expr, ...]) -> Expr:
     return Expr(op, args)
 
 
+_ONE = Const(1)  # the constant term's key in a linear combination
+
+
 def _linear(expr: Expr) -> dict[Expr, int]:
-    """`expr` as coefficients of its non-linear terms; the constant term is keyed by `Const(1)`."""
+    """`expr` as coefficients of its non-linear terms; the constant term is keyed by `_ONE`."""
     if isinstance(expr, Const):
-        return {Const(1): expr.value}
+        return {_ONE: expr.value}
     if expr.op == "neg":
         return _scale(_linear(expr.args[0]), -1)
     if expr.op in ("add", "sub"):
@@ -283,7 +289,7 @@ def _scale(terms: dict[Expr, int], factor: int) -> dict[Expr, int]:
 def _from_linear(terms: dict[Expr, int]) -> Expr:
     """The canonical expression of a linear combination: added terms, then subtracted terms
     (each group in the order of their spelling), then the constant."""
-    constant = terms.pop(Const(1), 0)
+    constant = terms.pop(_ONE, 0)
     ordered = sorted(
         (item for item in terms.items() if item[1]), key=lambda item: (item[1] < 0, str(item[0]))
     )

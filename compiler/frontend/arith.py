@@ -11,7 +11,7 @@ from compiler.frontend.dtypes import promote
 from compiler.ir.builder import Builder, broadcast_shape
 from compiler.ir.core import Value
 from compiler.ir.type_rules import COMPARISONS
-from compiler.ir.types import BIT_WIDTHS, is_float, is_integer
+from compiler.ir.types import BIT_WIDTHS, FLOAT_DTYPES, is_float, is_integer
 
 Scalar = bool | int | float
 Operand = Value | Scalar
@@ -65,6 +65,10 @@ def _fits(value: Scalar, dtype: str) -> bool:
     return low <= value < high
 
 
+# The float dtypes `promote` turns into f32 for division and remainder, even with themselves.
+_DIVIDED_IN_F32 = frozenset(d for d in FLOAT_DTYPES if d not in ("f32", "f64"))
+
+
 class Arith:
     def __init__(self, builder: Builder):
         self.b = builder
@@ -90,13 +94,20 @@ class Arith:
     def unify(self, *xs: Operand, div_or_mod: bool = False) -> list[Value]:
         """Constants for Python scalars, one promoted dtype (Triton's, where division and
         remainder of halves compute in f32), one broadcast shape."""
-        anchor = next((x for x in xs if isinstance(x, Value)), None)
-        values = [self.as_value(x, anchor) for x in xs]
-        dtype = values[0].type.dtype
+        if all(type(x) is Value for x in xs):
+            values = list(xs)
+        else:
+            anchor = next((x for x in xs if isinstance(x, Value)), None)
+            values = [self.as_value(x, anchor) for x in xs]
+        first = values[0].type
+        if all(v.type is first or v.type == first for v in values):
+            # the common case, one type: it promotes to itself but where a division of narrow
+            # floats computes in f32
+            if not (div_or_mod and first.dtype in _DIVIDED_IN_F32):
+                return values
+        dtype = first.dtype
         for v in values[1:]:
             dtype = promote(dtype, v.type.dtype, div_or_mod)
-        if all(v.type == values[0].type for v in values) and dtype == values[0].type.dtype:
-            return values  # nothing to convert or broadcast
         shape = broadcast_shape(*(v.type for v in values))
         return [self.b.broadcast_to(self.cast(v, dtype), shape) for v in values]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from compiler.frontend.access import Accessor
 from compiler.frontend.arith import Arith
@@ -15,6 +15,8 @@ class KernelContext:
     domain: IndexDomain
     accessor: Accessor
     constexprs: dict[str, int]
+    # Each function's source read and parsed once per kernel: a helper is inlined at every call.
+    definitions: dict[object, tuple] = field(default_factory=dict)
 
     @property
     def builder(self):

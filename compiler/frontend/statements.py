@@ -32,24 +32,10 @@ class FunctionLowerer(ExpressionLowerer):
             self.globals.update(
                 {n: c.cell_contents for n, c in zip(names, func.__closure__, strict=True)}
             )
-        self.filename = inspect.getsourcefile(func) or "<unknown>"
-        try:
-            lines, self.first_line = inspect.getsourcelines(func)
-        except (OSError, TypeError) as error:  # typed at a prompt, or made by exec()
-            raise CompileError(
-                f"the source of {func.__qualname__} is not available ({error}): the compiler reads "
-                "the application's text, as NineToothed does; define it in a .py file and import it"
-            ) from None
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        definitions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-        if not definitions:
-            raise CompileError(
-                f"{func.__qualname__} is not a `def` function; write the application (and the "
-                "helpers it calls) with `def`",
-                filename=self.filename,
-                line=self.first_line,
-            )
-        self.definition = definitions[0]
+        definition = ctx.definitions.get(func)
+        if definition is None:
+            definition = ctx.definitions[func] = _definition(func)
+        self.filename, self.first_line, self.definition = definition
         self.returned: object = None
         self.has_returned = False  # a `return` ran: the statements after it do not
 
@@ -269,6 +255,28 @@ class FunctionLowerer(ExpressionLowerer):
             if isinstance(arg_node, ast.Name) and self.carries(arg_node.id):
                 self.env[arg_node.id] = callee.env[parameter]
         return result
+
+
+def _definition(func) -> tuple[str, int, ast.FunctionDef]:
+    """`func`'s file, first line and parsed `def`."""
+    filename = inspect.getsourcefile(func) or "<unknown>"
+    try:
+        lines, first_line = inspect.getsourcelines(func)
+    except (OSError, TypeError) as error:  # typed at a prompt, or made by exec()
+        raise CompileError(
+            f"the source of {func.__qualname__} is not available ({error}): the compiler reads "
+            "the application's text, as NineToothed does; define it in a .py file and import it"
+        ) from None
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    definitions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    if not definitions:
+        raise CompileError(
+            f"{func.__qualname__} is not a `def` function; write the application (and the "
+            "helpers it calls) with `def`",
+            filename=filename,
+            line=first_line,
+        )
+    return filename, first_line, definitions[0]
 
 
 def _assigned_names(statements: list[ast.stmt]) -> list[str]:

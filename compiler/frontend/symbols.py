@@ -17,7 +17,7 @@ def bind(expr: object, constexprs: Mapping[str, int]) -> object:
     """Substitute the constexpr values; an Expr that becomes constant becomes an int."""
     if not isinstance(expr, Expr):
         return expr
-    bound = expr.substitute(dict(constexprs)) if constexprs else expr
+    bound = expr.substitute(constexprs) if constexprs else expr
     return bound.value if bound.op == "const" else bound
 
 

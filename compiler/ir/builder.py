@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from compiler.ir.core import Block, Operation, Region, Value
-from compiler.ir.registry import lookup
+from compiler.ir.registry import OPS, lookup
 from compiler.ir.types import Dim, ScalarType, TileType, Type, value_type
 
 
@@ -40,10 +40,9 @@ class Builder:
         result_types: list[Type] | None = None,
         regions: list[Region] | None = None,
     ) -> Operation:
-        definition = lookup(name)
-        attrs = attrs or {}
+        definition = OPS.get(name) or lookup(name)  # lookup: the error for an unknown op
         if result_types is None:
-            result_types = definition.infer([v.type for v in operands], attrs)
+            result_types = definition.infer([v.type for v in operands], attrs or {})
         # Operation keeps its own copies of the operand list and the attribute dict
         return self.insert(Operation(name, operands, result_types, attrs, regions))
 

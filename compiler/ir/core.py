@@ -39,7 +39,10 @@ class Operation:
     ):
         self.name = name
         self.operands = list(operands)
-        self.results = [Value(t, None, self) for t in result_types]
+        if len(result_types) == 1:  # the common case, without a comprehension's own frame
+            self.results = [Value(result_types[0], None, self)]
+        else:
+            self.results = [Value(t, None, self) for t in result_types]
         self.attrs = dict(attrs) if attrs else {}
         self.regions = list(regions) if regions else []
         self.parent: Block | None = None
@@ -48,9 +51,11 @@ class Operation:
 
     @property
     def result(self) -> Value:
-        if len(self.results) != 1:
-            raise ValueError(f"{self.name} has {len(self.results)} results, not one")
-        return self.results[0]
+        try:
+            (value,) = self.results  # unpacking checks the count as fast as it gets
+        except ValueError:
+            raise ValueError(f"{self.name} has {len(self.results)} results, not one") from None
+        return value
 
     def attr_key(self) -> tuple:
         """Attributes as a hashable key (CSE, printing)."""

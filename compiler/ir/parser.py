@@ -253,7 +253,10 @@ class _Copier:
         return _Parser(format_attr(value)).parse_attr_value()
 
     def attrs(self, attrs: dict) -> dict:
-        return {k: self.attr(attrs[k]) for k in sorted(attrs)} if attrs else {}
+        if len(attrs) == 1:  # the common case (a constant's value), without sorting
+            ((key, value),) = attrs.items()
+            return {key: value if value is None or type(value) in self._EXACT else self.attr(value)}
+        return {k: self.attr(attrs[k]) for k in sorted(attrs)}
 
     def define(self, value: Value) -> Value:
         copy = Value(self.type(value.type))
@@ -261,15 +264,22 @@ class _Copier:
         return copy
 
     def op(self, op: Operation) -> Operation:
+        values = self.values
         try:
-            operands = [self.values[v] for v in op.operands]
+            operands = list(map(values.__getitem__, op.operands))
         except KeyError as error:
             value = error.args[0]
             raise ParseError(f"a value of type {value.type} is used before it is defined") from None
-        copy = Operation(
-            op.name, operands, [self.type(r.type) for r in op.results], self.attrs(op.attrs)
-        )
-        self.values.update(zip(op.results, copy.results, strict=True))
+        attrs = self.attrs(op.attrs) if op.attrs else None
+        results = op.results
+        if len(results) == 1:  # the common case, without a comprehension's frame or a zip
+            (result,) = results
+            type_ = self.types_by_id.get(id(result.type)) or self.type(result.type)
+            copy = Operation(op.name, operands, [type_], attrs)
+            values[result] = copy.results[0]
+        else:
+            copy = Operation(op.name, operands, [self.type(r.type) for r in results], attrs)
+            values.update(zip(results, copy.results, strict=True))
         for region in op.regions:
             blocks = [
                 Block([self.define(a) for a in b.args], [self.op(o) for o in b.ops])

@@ -85,9 +85,12 @@ class _Printer:
         indent = "  " * depth
         names, types, lines, name = self.names, self.types, self.lines, self.name
         num_args = self._num_args
+        operand_name = names.__getitem__
         for op in block.ops:  # the common op, no region and one result, without a call
-            # `or`: a name is never empty; `name` numbers a value used before its definition
-            operands = ", ".join([names.get(v) or name(v) for v in op.operands])
+            try:
+                operands = ", ".join(map(operand_name, op.operands))
+            except KeyError:  # a value used before its definition: `name` numbers it
+                operands = ", ".join([names.get(v) or name(v) for v in op.operands])
             if op.attrs:
                 text = f"{op.name}({operands}) {format_attrs(op.attrs)}"
             else:

@@ -8,6 +8,7 @@ in `compiler/ir/type_rules.py` and, for the mem dialect, `compiler/ir/memory_rul
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -33,7 +34,7 @@ class OpDef:
     description: str = ""
     results: int | None = field(default=None)  # fixed count when infer is None; None = any
 
-    @property
+    @functools.cached_property  # asked for every op by several passes
     def dialect(self) -> str:
         return self.name.split(".", 1)[0]
 

@@ -99,6 +99,10 @@ _UNIQUED: dict[tuple[str, tuple[Dim, ...]], ScalarType | TileType] = {}
 def value_type(dtype: str, shape: tuple[Dim, ...]) -> ScalarType | TileType:
     """The scalar type when `shape` is empty, else the tile type."""
     shape = tuple(shape)
+    if not shape and type(dtype) is str:  # a scalar, the commonest: its shape needs no check
+        type_ = _UNIQUED.get((dtype, ()))
+        if type_ is not None:
+            return type_
     uniqued = type(dtype) is str and all(type(d) is int or type(d) is str for d in shape)
     if uniqued:
         type_ = _UNIQUED.get((dtype, shape))

@@ -54,6 +54,12 @@ class Pass:
         """Transform `kernel` in place; return whether its printed IR changed."""
         raise NotImplementedError(f"{type(self).__name__} must implement run(kernel, ctx)")
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        """Whether `run` may change `kernel`. False only where that is known without changing it
+        (the target's capabilities, the kernel's attributes, which ops it has): the pass manager
+        then records the IR as it stands without running, printing or verifying anything."""
+        return True
+
     @classmethod
     def option_types(cls) -> dict[str, type]:
         hints = typing.get_type_hints(cls)

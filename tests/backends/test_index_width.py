@@ -67,6 +67,19 @@ def test_an_index_constant_past_the_width_takes_the_wide_form(backend, without_w
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_the_wide_form_of_a_big_constant_is_lowered_once(backend):
+    """No pass reads the index width, so the kernel lowered for the narrow form is emitted in the
+    wide one: the same IR and source as lowering for the wide form from the start."""
+    ir = load_ir("big_constant")
+    found, asked = (
+        lower_unified_ssa_artifact(ir, backend),
+        lower_unified_ssa_artifact(ir, backend, index_bits=64),
+    )
+    assert (found.source, found.ssa, found.index_bits) == (asked.source, asked.ssa, 64)
+    assert [e["ir"] for e in found.trace] == [e["ir"] for e in asked.trace]
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
 def test_a_backend_without_a_wide_form_refuses_offsets_past_its_width(backend, without_wide_form):
     capable = without_wide_form(backend)
     x = torch.empty(LARGE, dtype=torch.int8)

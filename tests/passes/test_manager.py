@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
+import compiler.passes.manager as manager
 from compiler.errors import VerificationError
 from compiler.ir import Kernel, parse_kernel, print_kernel
 from compiler.passes import Pass, PassContext, PassError, PassManager, parse_pipeline, trace_to_json
@@ -125,6 +126,51 @@ def test_verification_failure_names_the_pass_and_shows_the_op():
     assert message.startswith("ssa.test.breaks: op #")
     assert "(arith.mul)" in message and "not defined before it" in message
     assert ">>   %4 = arith.mul(%3, %0) : index" in message
+
+
+@dataclass(frozen=True)
+class NeverApplies(Pass):
+    """Would fail if run; says beforehand that it has nothing to do."""
+
+    name = "ssa.test.never_applies"
+    category = "hardware-independent"
+    description = "a pass whose capability check says it does nothing"
+
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return False
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        raise AssertionError("run although it does not apply")
+
+
+@dataclass(frozen=True)
+class MarksKernel(Pass):
+    name = "ssa.test.marks_kernel"
+    category = "hardware-independent"
+    description = "sets a kernel attribute, nothing else"
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        kernel.attrs["marked"] = True
+        return True
+
+
+def test_a_pass_that_does_not_apply_is_recorded_without_running():
+    kernel = parse_kernel(KERNEL)
+    (entry,) = PassManager([NeverApplies()]).run(kernel)
+    assert entry.ir == print_kernel(kernel) == print_kernel(parse_kernel(KERNEL))
+    assert entry.op_counts == kernel.op_counts() and entry.op_count_delta == {}
+    assert not entry.changed and entry.verified and entry.remarks == ()
+
+
+def test_a_change_to_the_kernel_attributes_alone_is_not_verified_again(monkeypatch):
+    verified = []
+    monkeypatch.setattr(manager, "verify", lambda kernel: verified.append(print_kernel(kernel)))
+    passes = [MarksKernel(), *parse_pipeline("ssa.canonicalize")]
+    marked, canonical = PassManager(passes).run(parse_kernel(KERNEL))
+    assert marked.changed and marked.verified and "marked = true" in marked.ir
+    assert canonical.changed and canonical.verified
+    # the input, then the canonical body; the marked kernel's body is the input's
+    assert verified == [print_kernel(parse_kernel(KERNEL)), canonical.ir]
 
 
 def test_invalid_input_is_reported_before_the_first_pass():

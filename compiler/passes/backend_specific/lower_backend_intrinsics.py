@@ -24,6 +24,14 @@ class LowerBackendIntrinsics(Pass):
     category = "backend-specific"
     description = "decompose ops the target lacks, widen dtypes it does not take for an op"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        """An op the target lacks, or one on an operand dtype it does not take."""
+        target = ctx.require_target(self.name)
+        return any(
+            op.name not in target.legal_ops or unaccepted_dtype(target, op) is not None
+            for op in kernel.walk()
+        )
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         target = ctx.require_target(self.name)
         for name in sorted({op.name for op in kernel.walk()}):

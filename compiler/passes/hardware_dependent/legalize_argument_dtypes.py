@@ -31,6 +31,16 @@ from compiler.passes.registry import register
 CANDIDATES = ("i8", "u8", "i16", "u16", "f16", "bf16", "i32", "u32", "f32", "i64", "u64", "f64")
 
 
+def _accepted(arg: Value, target) -> frozenset[str] | None:
+    """The element types the target takes for `arg`, when its own is not one of them."""
+    is_buffer = isinstance(arg.type, BufferType)
+    accepted = target.capability("buffer_dtypes" if is_buffer else "scalar_dtypes")
+    dtype = arg.type.dtype
+    if accepted is None or dtype in accepted or dtype == "index":
+        return None
+    return accepted
+
+
 def holds(wide: str, narrow: str) -> bool:
     """Whether every value of `narrow` is a value of `wide`."""
     if is_float(narrow) or is_float(wide):
@@ -50,16 +60,21 @@ class LegalizeArgumentDtypes(Pass):
     category = "hardware-dependent"
     description = "give arguments of element types the target cannot take a type it can"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        """An argument to give another type, or the views an earlier pass recorded to rewrite."""
+        target = ctx.require_target(self.name)
+        views = kernel.attrs.get("buffer_views")
+        return bool(views) or any(_accepted(arg, target) is not None for arg in kernel.args)
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         target = ctx.require_target(self.name)
-        buffers, scalars = target.capability("buffer_dtypes"), target.capability("scalar_dtypes")
         changed = False
         views = dict(kernel.attrs.get("buffer_views") or [])
         for arg in list(kernel.args):
-            dtype, is_buffer = arg.type.dtype, isinstance(arg.type, BufferType)
-            accepted = buffers if is_buffer else scalars
-            if accepted is None or dtype in accepted or dtype == "index":
+            accepted = _accepted(arg, target)
+            if accepted is None:
                 continue
+            dtype, is_buffer = arg.type.dtype, isinstance(arg.type, BufferType)
             if is_buffer:
                 same_width = (d for d in CANDIDATES if storage_width(d) == storage_width(dtype))
                 _retype_buffer(kernel, arg, self._choose(same_width, accepted, target, arg))

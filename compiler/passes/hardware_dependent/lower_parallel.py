@@ -61,13 +61,22 @@ class LowerParallel(Pass):
         "each thread alone touches kept in its private scope)"
     )
 
-    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        """Without parallel loops, only arrays (made private) could change."""
+        self.form(ctx)
+        return any(op.name in ("scf.parallel", "mem.alloc") for op in kernel.walk())
+
+    def form(self, ctx: PassContext) -> str:
         target = ctx.require_target(self.name)
         form = target.capability("parallel", "native")
         if form not in FORMS:
             raise PassError(
                 f"{self.name}: target {target.name} has parallel={form!r}; use one of {FORMS}"
             )
+        return form
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        form, target = self.form(ctx), ctx.target
         loops = [op for op in kernel.walk() if op.name == "scf.parallel"]
         walks = {} if form == "native" else self.slot_walks(kernel, target, loops)
         if form == "serial" or "private" not in target.memory_scopes:

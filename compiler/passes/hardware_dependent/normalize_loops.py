@@ -20,8 +20,11 @@ class NormalizeLoops(Pass):
     category = "hardware-dependent"
     description = "loops of step 1 from 0 where the target's loops only count"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return bool(ctx.require_target(self.name).capability("unit_step_loops", False))
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
-        if not ctx.require_target(self.name).capability("unit_step_loops", False):
+        if not self.applies(kernel, ctx):
             return False
         loops = [op for op in kernel.walk() if op.name == "scf.for" and not _unit(op)]
         for op in loops:

@@ -41,11 +41,14 @@ class PipelineLoops(Pass):
     category = "hardware-dependent"
     description = "loops that copy boxes in for block dots get `stages` (software pipelining)"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return bool(ctx.require_target(self.name).capability("pipeline_stages"))
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
-        target = ctx.require_target(self.name)
-        default = target.capability("pipeline_stages")
-        if not default:
+        if not self.applies(kernel, ctx):
             return False
+        target = ctx.target
+        default = target.capability("pipeline_stages")
         wanted = kernel.attrs.get("num_stages") or ctx.options.get("num_stages") or default
         interleaved = bool(target.capability("pipeline_interleaved"))
         depth = target.capability("pipeline_runtime_depth")

@@ -31,9 +31,12 @@ class VectorizeAccesses(Pass):
         "of them and the offset is aligned, lane by lane otherwise"
     )
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return bool(_lane_loops(kernel))
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         aligned = set(kernel.attrs.get("aligned") or ())
-        loops = [op for op in kernel.walk() if op.name == "scf.for" and "lanes" in op.attrs]
+        loops = _lane_loops(kernel)
         if not loops:
             return False
         # the lanes' array is the thread's own, as its scalars are
@@ -45,6 +48,11 @@ class VectorizeAccesses(Pass):
                 _Vector(kernel, loop, access, scope).rewrite()
                 changed = True
         return changed
+
+
+def _lane_loops(kernel: Kernel) -> list[Operation]:
+    """The loops over a thread's lanes (ssa.lower_parallel's `scf.for {lanes}`)."""
+    return [op for op in kernel.walk() if op.name == "scf.for" and "lanes" in op.attrs]
 
 
 class _Vector:

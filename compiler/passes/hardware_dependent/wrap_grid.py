@@ -27,8 +27,11 @@ class WrapGrid(Pass):
     category = "hardware-dependent"
     description = "program ids as a loop: the body becomes the region of scf.grid(count)"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return ctx.require_target(self.name).capability("program_ids", "launch") == "loop"
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
-        if ctx.require_target(self.name).capability("program_ids", "launch") != "loop":
+        if not self.applies(kernel, ctx):
             return False
         pids = [op for op in kernel.walk() if op.name == "index.program_id"]
         if any(op.attrs["axis"] != 0 for op in pids):

@@ -18,8 +18,11 @@ class DecomposeLinalg(Pass):
     category = "hardware-independent"
     description = "rewrite linalg.dot as expand_dims/broadcast, multiply and reduce.sum if illegal"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return "linalg.dot" not in ctx.require_target(self.name).legal_ops
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
-        if "linalg.dot" in ctx.require_target(self.name).legal_ops:
+        if not self.applies(kernel, ctx):
             return False
         dots = [op for op in kernel.walk() if op.name == "linalg.dot"]
         for op in dots:

@@ -24,6 +24,9 @@ class SpecializeArguments(Pass):
     category = "hardware-independent"
     description = "index arguments the launch found equal to 1 or a multiple read as such"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return bool(kernel.attrs.get("unit_arguments") or kernel.attrs.get("multiple_arguments"))
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         used = {v for op in kernel.walk() for v in op.operands}
         names = kernel.attrs.get("unit_arguments") or ()

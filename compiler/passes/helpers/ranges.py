@@ -8,9 +8,9 @@ arithmetic is taken not to wrap; a narrower integer keeps a range only while it 
 
 from __future__ import annotations
 
-from compiler.ir import Kernel, Operation, Value
+from compiler.ir import Block, Kernel, Operation, Value
 from compiler.ir.types import is_integer
-from compiler.passes.helpers.constants import constant_value, represent
+from compiler.passes.helpers.constants import represent
 from compiler.passes.helpers.rewrite import defining_op
 
 Bound = int | None  # None: unbounded on that side
@@ -37,7 +37,7 @@ class ValueRanges:
 
     def decide(self, cmp: Operation) -> bool | None:
         """The value every lane of `arith.cmp` takes, when the analysis can tell."""
-        a, b = (_strip_splats(v) for v in cmp.operands)
+        a, b = _strip_splats(cmp.operands[0]), _strip_splats(cmp.operands[1])
         pred = cmp.attrs["pred"]
         for x, y, p in ((a, b, pred), (b, a, _SWAPPED[pred])):
             known = self._loop_fact(x, y, p)
@@ -50,13 +50,14 @@ class ValueRanges:
         return _compare(pred, self.bounds(a), self.bounds(b))
 
     def bounds(self, value: Value) -> Interval:
-        if value not in self.cache:
+        interval = self.cache.get(value)
+        if interval is None:
             dtype = value.type.dtype
             interval = self._compute(value) if is_integer(dtype) else _UNKNOWN
             if dtype not in _NO_WRAP and not _fits(dtype, interval):
                 interval = _UNKNOWN
             self.cache[value] = interval
-        return self.cache[value]
+        return interval
 
     def _loop_fact(self, iv: Value, other: Value, pred: str) -> bool | None:
         loop = loop_of_induction_variable(iv)
@@ -77,30 +78,32 @@ class ValueRanges:
         return _BELOW_UPPER[pred] if pred in ("lt", "ge") else None
 
     def _compute(self, value: Value) -> Interval:
-        loop = loop_of_induction_variable(value)
-        if loop is not None:
+        op = value.owner
+        if type(op) is not Operation:  # a kernel or block argument
+            loop = loop_of_induction_variable(value)
+            if loop is None:
+                return _UNKNOWN
             return self.bounds(loop.operands[0])[0], _add(self.bounds(loop.operands[1])[1], -1)
-        op = defining_op(value)
-        if op is None:
-            return _UNKNOWN
-        constant = constant_value(value)
-        if isinstance(constant, int):
-            return constant, constant
-        if op.name == "index.program_id":
+        name = op.name
+        arith = _ARITH.get(name)
+        if arith is not None:
+            return arith(*map(self.bounds, op.operands))
+        if name == "arith.constant":
+            constant = op.attrs["value"]
+            return (constant, constant) if isinstance(constant, int) else _UNKNOWN
+        if name in _SPLAT_OPS or name == "arith.cast":
+            return self.bounds(op.operands[0])
+        if name == "index.program_id":
             return 0, None
-        if op.name == "index.meta":
+        if name == "index.meta":
             return self.meta.get(op.attrs["name"], (0, None))
-        if op.name == "tile.arange":
+        if name == "tile.arange":
             size = op.attrs["size"]
             high = size if isinstance(size, int) else self.meta.get(size, _UNKNOWN)[1]
             return 0, _add(high, -1)
-        if op.name in _SPLAT_OPS or op.name == "arith.cast":
-            return self.bounds(op.operands[0])
-        if op.name == "select.where":
+        if name == "select.where":
             (a_low, a_high), (b_low, b_high) = map(self.bounds, op.operands[1:])
             return _min(a_low, b_low), _max(a_high, b_high)
-        if op.name in _ARITH:
-            return _ARITH[op.name](*map(self.bounds, op.operands))
         return _UNKNOWN
 
 
@@ -119,8 +122,9 @@ def _strip_splats(value: Value) -> Value:
 def loop_of_induction_variable(value: Value) -> Operation | None:
     """The `scf.for` whose counter `value` is, if it is one."""
     block = value.owner
-    region = getattr(block, "parent", None)
-    loop = getattr(region, "parent", None)
+    if type(block) is not Block:  # a kernel argument or an op's result
+        return None
+    loop = block.parent.parent if block.parent is not None else None
     if isinstance(loop, Operation) and loop.name == "scf.for" and block.args[0] is value:
         return loop
     return None

@@ -53,11 +53,19 @@ class EmulateFp8(Pass):
     category = "hardware-dependent"
     description = "compute fp8 math in f32 and keep fp8 values as bytes where the target has no fp8"
 
-    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        emulated = self.emulated(ctx)
+        return any(v.type.dtype in emulated for v in _values(kernel))
+
+    def emulated(self, ctx: PassContext) -> set[str]:
+        """The fp8 formats the target does not compute with."""
         native = ctx.require_target(self.name).capability("fp8_dtypes", frozenset())
-        emulated = set(FP8_DTYPES) - set(native)
-        if not any(v.type.dtype in emulated for v in _values(kernel)):
+        return set(FP8_DTYPES) - set(native)
+
+    def run(self, kernel: Kernel, ctx: PassContext) -> bool:
+        if not self.applies(kernel, ctx):
             return False
+        emulated = self.emulated(ctx)
         for op in list(kernel.walk()):
             if op.name not in MOVES | CONVERSIONS and _touches(op, emulated):
                 computed = any(v.type.dtype in emulated for v in op.operands)

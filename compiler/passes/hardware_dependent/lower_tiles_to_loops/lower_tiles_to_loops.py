@@ -69,10 +69,13 @@ class LowerTilesToLoops(Pass):
     category = "hardware-dependent"
     description = "targets without tile values: tiles become arrays and loops of scalar ops"
 
+    def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
+        return not ctx.require_target(self.name).capability("value_semantics", True)
+
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
-        target = ctx.require_target(self.name)
-        if target.capability("value_semantics", True):
+        if not self.applies(kernel, ctx):
             return False
+        target = ctx.target
         scope = target.memory_scopes.get("tile")
         if scope is None:
             raise PassError(

@@ -18,7 +18,10 @@ def normalize_conjunctions(kernel: Kernel) -> bool:
         if op.name != "arith.and" or op.parent is None:
             continue
         terms = _terms(op.result)
-        canonical = sorted(dict.fromkeys(terms), key=lambda v: (_depth(v), terms.index(v)))
+        first = {}  # each term's first position: the order among terms of one depth
+        for position, term in enumerate(terms):
+            first.setdefault(term, position)
+        canonical = sorted(first, key=lambda v: (_depth(v), first[v]))
         if terms == canonical and _left_associated(op):
             continue
         builder = builder_before(op)

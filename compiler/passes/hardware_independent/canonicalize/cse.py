@@ -7,9 +7,12 @@ inside it; a value defined inside a region is never visible after it.
 
 from __future__ import annotations
 
+import operator
+
 from compiler.ir import Block, Kernel, Operation, Value, lookup
 from compiler.ir.printer import format_attrs
-from compiler.passes.helpers.rewrite import erase
+
+_type = operator.attrgetter("type")
 
 
 def cse(kernel: Kernel) -> bool:
@@ -25,25 +28,29 @@ class _Eliminator:
 
     def block(self, block: Block) -> bool:
         changed = False
-        seen, own = self.seen, []
-        for op in list(block.ops):
-            if self.replaced and not self.replaced.keys().isdisjoint(op.operands):
-                op.operands = [self.replaced.get(v, v) for v in op.operands]
+        seen, own, replaced = self.seen, [], self.replaced
+        erased = set()
+        for op in block.ops:
+            if replaced and not replaced.keys().isdisjoint(op.operands):
+                op.operands = [replaced.get(v, v) for v in op.operands]
             for region in op.regions:
                 changed |= self.block(region.block)
             if op.regions or lookup(op.name).effect != "pure":
                 continue
             key = _key(op)
-            if key in seen:
-                self.replaced.update(zip(op.results, seen[key], strict=True))
-                erase(op)
-                changed = True
+            earlier = seen.get(key)
+            if earlier is not None:
+                replaced.update(zip(op.results, earlier, strict=True))
+                op.parent = None
+                erased.add(op)
             else:
                 seen[key] = op.results
                 own.append(key)
         for key in own:
             del seen[key]
-        return changed
+        if erased:  # out of the block at once: one by one, each would search the list
+            block.ops[:] = [op for op in block.ops if op not in erased]
+        return bool(erased) or changed
 
 
 def _key(op: Operation) -> tuple:
@@ -51,5 +58,5 @@ def _key(op: Operation) -> tuple:
         op.name,
         tuple(op.operands),
         format_attrs(op.attrs) if op.attrs else "",  # most ops have none
-        tuple([result.type for result in op.results]),
+        tuple(map(_type, op.results)),
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from compiler.ir import Block, Kernel, Operation, lookup
 from compiler.passes.helpers.constants import constant_value
-from compiler.passes.helpers.rewrite import erase, replace_op
+from compiler.passes.helpers.rewrite import replace_op
 
 
 def dce(kernel: Kernel) -> bool:
@@ -36,19 +36,22 @@ def _runs_zero_times(loop: Operation) -> bool:
 
 def _sweep(block: Block, uses: dict) -> bool:
     changed = False
-    for op in reversed(list(block.ops)):
+    erased = set()  # out of the block at once: one by one, each would search the list
+    for op in reversed(block.ops):
         if not any(map(uses.get, op.results)) and _removable(op):  # None or 0: unused
             for inner in op.walk():
                 for value in inner.operands:
                     uses[value] -= 1
-            erase(op)
-            changed = True
+            op.parent = None
+            erased.add(op)
             continue
         if op.name == "scf.for":
             changed |= _drop_dead_carried(op, uses)
         for region in op.regions:
             changed |= _sweep(region.block, uses)
-    return changed
+    if erased:
+        block.ops[:] = [op for op in block.ops if op not in erased]
+    return bool(erased) or changed
 
 
 def _removable(op: Operation) -> bool:

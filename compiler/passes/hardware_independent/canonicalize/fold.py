@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from compiler.ir import Kernel, Operation, TileType, Value, lookup
+from compiler.ir import Block, Kernel, Operation, TileType, Value, lookup
 from compiler.ir.types import is_float, is_integer
 from compiler.passes.helpers.constants import (
     Scalar,
@@ -22,7 +22,7 @@ from compiler.passes.helpers.constants import (
     represent,
 )
 from compiler.passes.helpers.ranges import ValueRanges
-from compiler.passes.helpers.rewrite import builder_before, defining_op, erase
+from compiler.passes.helpers.rewrite import builder_before, defining_op
 
 
 def fold(kernel: Kernel) -> bool:
@@ -30,6 +30,7 @@ def fold(kernel: Kernel) -> bool:
     # A folded op's uses are redirected as each later op is reached: uses follow their definition
     # in program order, so this is `replace_op` without a walk of the kernel per folded op.
     replaced: dict[Value, Value] = {}
+    erased: dict[Block, set[Operation]] = {}  # out of each block at once, not one by one
     for op in list(kernel.walk()):
         if replaced and not replaced.keys().isdisjoint(op.operands):
             op.operands = [replaced.get(v, v) for v in op.operands]
@@ -38,7 +39,10 @@ def fold(kernel: Kernel) -> bool:
         replacement = _fold(op, ranges)
         if replacement is not None:
             replaced[op.result] = replacement
-            erase(op)
+            erased.setdefault(op.parent, set()).add(op)
+            op.parent = None
+    for block, ops in erased.items():
+        block.ops[:] = [op for op in block.ops if op not in ops]
     if replaced:  # a use out of program order, should there be one
         for op in kernel.walk():
             if not replaced.keys().isdisjoint(op.operands):
@@ -51,7 +55,7 @@ def _is_pure_value(op: Operation) -> bool:
 
 
 def _fold(op: Operation, ranges: ValueRanges) -> Value | None:
-    constants = [constant_value(v) for v in op.operands]
+    constants = list(map(constant_value, op.operands))
     if op.operands and None not in constants:
         value = evaluate(op, constants)
         if value is not None:
@@ -78,7 +82,7 @@ def _fold(op: Operation, ranges: ValueRanges) -> Value | None:
 
 def _reduces_one(op: Operation) -> bool:
     """A reduction along an axis of one element, to a tile (a scalar result is left as it is)."""
-    if lookup(op.name).dialect != "reduce" or not isinstance(op.result.type, TileType):
+    if not op.name.startswith("reduce.") or not isinstance(op.result.type, TileType):
         return False
     return op.operands[0].type.shape[op.attrs["axis"]] == 1
 
@@ -90,8 +94,16 @@ def _fold_where(op: Operation, condition: Scalar | None) -> Value | None:
     return None if condition is None else if_true if condition else if_false
 
 
+# The ops `_identity` knows identities of.
+_IDENTITY_OPS = frozenset(
+    f"arith.{name}" for name in ("not", "add", "sub", "mul", "idiv", "div", "and", "or")
+)
+
+
 def _identity(op: Operation, constants: list[Scalar | None]) -> Value | None:
     """An operand that `op` always equals, by the algebraic identities that are exact."""
+    if op.name not in _IDENTITY_OPS:
+        return None
     dtype = op.result.type.dtype
     integer = is_integer(dtype)
     if op.name == "arith.not":
