@@ -75,8 +75,9 @@ gpu-bench: install
 gpu-static: install
 	$(PY) bench/gpu_static.py
 
-# Compile time of our pipeline (every backend) against NineToothed 0.26's make, on the CPU; writes
-# bench/results/compile_time.md. `make bench ARGS="--repeat 9 --kernel matmul"` passes options.
+# Compile time of our pipeline (every backend) against NineToothed 0.26's make, on the CPU, for the
+# suite's programs and ntops kernels (from ../shared/corpora); writes bench/results/compile_time.md.
+# `make bench ARGS="--repeat 9 --kernel matmul --kernel ntops.softmax"` passes options.
 bench: install
 	TRITON_INTERPRET=1 $(PY) bench/compile_time.py $(ARGS)
 

@@ -7,4 +7,6 @@ compiler (one backend at a time) or to NineToothed itself (the reference), on th
 - `runner.py`   `python -m compiler.compat` / `make compat`: the runs, progress, the report
 - `report.py`   `bench/results/compat.md` from the records
 - `data.py`     where the records and the outcomes table are kept (`data/compat/`), gzipped
+- `library.py`  a library's modules imported outside its tests, under either binding
+- `library_kernels.py`  the ntops kernels `make bench` compiles, by ntops' own `premake`
 """

@@ -1,0 +1,40 @@
+"""A corpus library's own modules imported outside its tests, with `ninetoothed` bound to the
+library of the caller's choice (this compiler's `compiler.dsl` or NineToothed itself).
+
+Each call imports the library afresh: its modules are dropped from `sys.modules` before and after,
+so modules imported under one binding never serve another. The modules keep the `ninetoothed`
+they imported, so they go on working once the binding is undone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from types import ModuleType
+
+from compiler.compat.corpus import Corpus
+
+
+def import_library_module(corpus: Corpus, name: str, ninetoothed_module: ModuleType) -> ModuleType:
+    """The module `name` of the corpus's library (e.g. "ntops.kernels") with `ninetoothed` bound
+    to `ninetoothed_module` while the library is imported."""
+    package = name.partition(".")[0]
+    bound = {"ninetoothed": ninetoothed_module, "ninetoothed.language": ninetoothed_module.language}
+    saved_modules = {n: sys.modules[n] for n in bound if n in sys.modules}
+    saved_path = list(sys.path)
+    _drop(package)
+    sys.modules.update(bound)
+    sys.path[:0] = [str(p) for p in corpus.import_paths]
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path[:] = saved_path
+        _drop(package)
+        for n in bound:
+            sys.modules.pop(n, None)
+        sys.modules.update(saved_modules)
+
+
+def _drop(package: str) -> None:
+    for name in [n for n in sys.modules if n == package or n.startswith(f"{package}.")]:
+        del sys.modules[name]
