@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.metadata
 import platform
 import sys
 import time
@@ -173,7 +174,7 @@ def render(rows: list[dict], args: argparse.Namespace) -> str:
         "",
         f"Written by `make bench-launch` (`bench/launch.py`) on {datetime.date.today()}, "
         f"{platform.machine()}, Python {platform.python_version()}, torch {torch.__version__}, "
-        f"NineToothed {ninetoothed.__version__ if hasattr(ninetoothed, '__version__') else '0.26'}"
+        f"NineToothed {importlib.metadata.version('ninetoothed')}"
         f"; best of {args.repeat} rounds of {args.calls} calls, microseconds per call.",
         "",
         "Ours: `host / whole`, the call with the backend's final native call stubbed out (the "

@@ -62,7 +62,8 @@ class LowerParallel(Pass):
     )
 
     def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
-        """Without parallel loops, only arrays (made private) could change."""
+        """Without parallel loops, only arrays (made private) could change. The target's
+        capability is checked even where nothing runs: a bad record fails on every kernel."""
         self.form(ctx)
         return any(op.name in ("scf.parallel", "mem.alloc") for op in kernel.walk())
 
