@@ -8,6 +8,10 @@ traces FILE      audit pass traces saved as JSON: {"artifacts": {backend: {kerne
                  "targets": {backend: {"legal_ops": [...]}}}
 traces --suite   compile this repository's kernel suite for every backend and audit its traces
                  (--backend NAME, --kernel NAME: only those; each may repeat)
+behaviour        run the compiler to prove lowering generic: renaming, purity, imports, clean-room
+                 replay, structure stability over the suite (or --corpus) × backends ×
+                 configurations (--backend, --kernel, --configuration, --check: only those;
+                 --seed N: the renaming's)
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from audits.baseline import render_baseline
+from audits.behaviour.audit import CHECKS
 from audits.catalogue import all_rules
 from audits.config import ConfigError, load_config
 from audits.engine import AuditReport, NoFilesScanned, audit_project
@@ -85,6 +90,32 @@ def _traces(arguments: argparse.Namespace) -> int:
     return FINDINGS if findings else CLEAN
 
 
+def _behaviour(arguments: argparse.Namespace) -> int:
+    from audits.behaviour.audit import audit_behaviour
+    from audits.behaviour.cases import CONFIGURATIONS, suite_cases
+    from compiler.backends import TARGETS
+
+    try:
+        cases = suite_cases(arguments.kernel)
+    except KeyError as error:
+        raise ConfigError(error.args[0]) from None
+
+    backends = arguments.backend or sorted(TARGETS)
+    unknown = sorted(set(backends) - set(TARGETS))
+    if unknown:
+        raise ConfigError(f"no backend named {', '.join(unknown)}; known: {', '.join(TARGETS)}")
+    findings = audit_behaviour(
+        cases,
+        backends,
+        configurations=arguments.configuration or CONFIGURATIONS,
+        checks=arguments.check or CHECKS,
+        seed=arguments.seed,
+        progress=lambda text: print(f"lowering-audit: {text}", file=sys.stderr, flush=True),
+    )
+    _write(arguments.output, _render(arguments.format, findings, None, Path.cwd()))
+    return FINDINGS if findings else CLEAN
+
+
 def _render(kind: str, findings: list[Finding], report: AuditReport | None, root: Path) -> str:
     if kind == "sarif":
         return render_sarif(findings, root)
@@ -139,4 +170,15 @@ def _parser() -> argparse.ArgumentParser:
     traces.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     traces.add_argument("--output", "-o")
     traces.set_defaults(run=_traces)
+    behaviour = commands.add_parser("behaviour", help="prove lowering generic by running it")
+    behaviour.add_argument("--backend", action="append", help="only this backend (may repeat)")
+    behaviour.add_argument("--kernel", action="append", help="only this suite kernel (may repeat)")
+    behaviour.add_argument(
+        "--configuration", action="append", choices=("given", "scheduled"), help="block sizes"
+    )
+    behaviour.add_argument("--check", action="append", choices=CHECKS)
+    behaviour.add_argument("--seed", type=int, help="of the renaming (default: random)")
+    behaviour.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    behaviour.add_argument("--output", "-o")
+    behaviour.set_defaults(run=_behaviour)
     return parser

@@ -43,6 +43,9 @@ class Artifact:
     written_tiles: tuple[tuple[str, str], ...] = ()
     # Meta symbols the caller gave values for: a launch may change the others' values.
     schedule_given: tuple[str, ...] = ()
+    # What the pass pipeline was given besides the IR: the caller's options and the index width of
+    # the target record it ran with, so that a clean process can replay it (audits/behaviour).
+    lowering: dict = field(default_factory=dict)
 
     def trace_json(self) -> str:
         return json.dumps(self.trace, indent=2)
@@ -55,6 +58,7 @@ def build_artifact(
     initial_ssa: str | None = None,
     trace: list[dict] = (),
     ssa: str | None = None,
+    lowering: dict | None = None,
 ) -> Artifact:
     """Emit `kernel` (already lowered for `target`) and gather what the launcher needs. `ssa`:
     the kernel's printed IR, when the caller has it already."""
@@ -86,6 +90,7 @@ def build_artifact(
         index_bits=target.capability("index_bits", 64),
         written_tiles=_written_tiles(kernel),
         schedule_given=tuple(kernel.attrs.get("schedule_given") or ()),
+        lowering=dict(lowering or {}),
     )
 
 

@@ -46,6 +46,7 @@ def lower_unified_ssa_artifact(
     context = PassContext(target=target, options=dict(options or {}), tuner=tuner)
     # The copy prints as the original does, and the last entry holds the final text.
     trace = PassManager(passes, context).run(work, text=initial_ssa)
+    lowering = {"options": context.options, "index_bits": target.capability("index_bits", 64)}
     too_wide = _index_constant_past(work, target.capability("index_bits", 64))
     if too_wide is not None:
         if target.widened() is None:
@@ -63,6 +64,7 @@ def lower_unified_ssa_artifact(
         initial_ssa=initial_ssa,
         trace=[entry.to_dict() for entry in trace],
         ssa=trace[-1].ir if trace else initial_ssa,
+        lowering=lowering,
     )
 
 

@@ -11,6 +11,7 @@ Python's floor semantics.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import numbers
 import operator
@@ -314,6 +315,18 @@ def _parenthesize(expr: Expr, floor: int) -> str:
 
 
 _block_sizes = itertools.count()
+
+
+@contextlib.contextmanager
+def block_sizes_numbered_from(start: int):
+    """Number the `block_size()` symbols made inside from `start`: a program loaded twice (as the
+    behavioural audits do) then gets the same generated names both times."""
+    global _block_sizes
+    saved, _block_sizes = _block_sizes, itertools.count(start)
+    try:
+        yield
+    finally:
+        _block_sizes = saved
 
 
 def block_size(lower_bound: int | None = None, upper_bound: int | None = None) -> Symbol:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-_PROGRAMS_PACKAGE = "compiler.suite.programs"
+PROGRAMS_PACKAGE = "compiler.suite.programs"
 
 
 def load_program(path: str | Path, ninetoothed_module: ModuleType) -> ModuleType:
@@ -49,5 +49,5 @@ def bound_arrangement(arrangement, kwargs: dict):
 
 def _drop_program_modules() -> None:
     for name in list(sys.modules):
-        if name == _PROGRAMS_PACKAGE or name.startswith(f"{_PROGRAMS_PACKAGE}."):
+        if name == PROGRAMS_PACKAGE or name.startswith(f"{PROGRAMS_PACKAGE}."):
             del sys.modules[name]

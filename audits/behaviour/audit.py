@@ -1,0 +1,178 @@
+"""`audit_behaviour`: every behavioural check over cases × backends × configurations.
+
+The checks (`CHECKS`), each a function of what the compiler does, not of how its code is spelled:
+
+- `imports`: importing any compiler module rebinds nothing elsewhere (`imports.py`, own process);
+- `purity`: the original compile reads nothing but its inputs (`purity.py`);
+- `identity`: the renamed program lowers to the same thing (`identity.py`, `renaming.py`);
+- `structure`: rewrites that change nothing computed keep the schedule (`structure.py`);
+- `replay`: each pass and the emitter replay in a clean process (`replay.py`, one per backend).
+
+Findings point at `behaviour/<backend>/<kernel>/<configuration>:<stage>`, or, for purity and
+imports, at the compiler's file and line that did it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from audits.behaviour import identity, purity, replay, structure
+from audits.behaviour.cases import CONFIGURATIONS, Case, compile_case
+from audits.behaviour.renaming import rename_program
+from audits.behaviour.rules import (
+    CANNOT_COMPILE,
+    CLEAN_ROOM_REPLAY,
+    IDENTITY_INVARIANCE,
+    IMPORT_REBINDING,
+    PURITY,
+    STRUCTURE_STABILITY,
+)
+from audits.findings import Finding
+from audits.rules.base import RuleInfo
+
+CHECKS = ("imports", "purity", "identity", "structure", "replay")
+PACKAGE = "compiler"
+FRONT_END = ("compiler/frontend", "compiler/dsl")
+
+
+def audit_behaviour(
+    cases: Sequence[Case],
+    backends: Iterable[str],
+    *,
+    configurations: Iterable[str] = CONFIGURATIONS,
+    checks: Iterable[str] = CHECKS,
+    root: Path | None = None,
+    seed: int | None = None,
+    progress=lambda text: None,
+) -> list[Finding]:
+    """Findings of `checks` for every case × backend × configuration. `root`: the project whose
+    `compiler` package is audited (the working tree as it is, new files included); `seed`: of the
+    renaming (random when None; the findings name it). `progress(text)` hears each step."""
+    root = (root or Path.cwd()).resolve()
+    checks = set(checks)
+    unknown = checks - set(CHECKS)
+    if unknown:
+        raise ValueError(f"unknown check(s) {', '.join(sorted(unknown))}; known: {CHECKS}")
+    seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+    findings: list[Finding] = []
+    if "imports" in checks:
+        progress("imports: every compiler module, one at a time, in a fresh process")
+        findings += _import_findings(root)
+    for backend in backends:
+        compiled = {}
+        for configuration in configurations:
+            for case in cases:
+                progress(f"{backend} {case.name} ({configuration})")
+                where = f"behaviour/{backend}/{case.name}/{configuration}"
+                try:
+                    found, artifact = _audit_case(case, backend, configuration, checks, root, seed)
+                except _Uncompiled as error:
+                    findings.append(_finding(CANNOT_COMPILE, where, 1, str(error), "compile"))
+                else:
+                    findings += found
+                    compiled[f"{case.name}/{configuration}"] = artifact
+        if "replay" in checks and compiled:
+            progress(f"{backend}: replaying {len(compiled)} compiles in a clean process")
+            findings += _replay_findings(backend, compiled, root)
+    return sorted(set(findings))
+
+
+class _Uncompiled(Exception):
+    pass
+
+
+def _compile(case: Case, backend: str, configuration: str, renamed=None, what="the program"):
+    try:
+        return compile_case(case, backend, configuration, renamed)
+    except Exception as error:
+        raise _Uncompiled(f"{what} does not compile: {type(error).__name__}: {error}") from None
+
+
+def _audit_case(
+    case: Case, backend: str, configuration: str, checks: set, root: Path, seed: int
+) -> tuple[list[Finding], object]:
+    """The case's findings, and its artifact for the replay."""
+    where = f"behaviour/{backend}/{case.name}/{configuration}"
+    findings = []
+    with purity.recording(root, PACKAGE, FRONT_END, [case.path.parent]) as events:
+        original = _compile(case, backend, configuration)
+    if "purity" in checks:
+        findings += [
+            _finding(PURITY, e.path, e.line, f"while lowering {where}: {e.what}", e.what)
+            for e in events
+        ]
+    with tempfile.TemporaryDirectory(prefix="behaviour-") as folder:
+        if "identity" in checks:
+            renamed = rename_program(
+                case.path, Path(folder), package=case.package, extra_names=[case.name], seed=seed
+            )
+            other = _compile(case, backend, configuration, renamed, "the renamed program")
+            difference = identity.renamed_difference(original, other, renamed)
+            if difference:
+                number, stage, what = difference
+                message = f"renaming (seed {seed}) changes the {stage} output: {what}"
+                findings.append(_finding(IDENTITY_INVARIANCE, where, number, message, stage))
+        if "structure" in checks:
+            for kind in structure.REWRITES:
+                rewritten = structure.rewrite(case, kind, Path(folder))
+                if rewritten is None:
+                    continue
+                other = _compile(rewritten, backend, configuration, what=f"the {kind} rewrite")
+                before, after = structure.decision(original), structure.decision(other)
+                if before != after:
+                    message = f"the {kind} rewrite changes the schedule: {before} became {after}"
+                    findings.append(_finding(STRUCTURE_STABILITY, where, 1, message, kind))
+    return findings, original
+
+
+def _import_findings(root: Path) -> list[Finding]:
+    result = _child(["-m", "audits.behaviour.imports", PACKAGE], root)
+    findings = []
+    for found in result["findings"]:
+        path = Path(found["file"]).resolve()
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        rebinds = ", ".join(found["rebinds"][:5]) + (", ..." if len(found["rebinds"]) > 5 else "")
+        message = f"importing {found['module']} changes {rebinds}"
+        findings.append(_finding(IMPORT_REBINDING, shown, 1, message, found["module"]))
+    return findings
+
+
+def _replay_findings(backend: str, compiled: dict, root: Path) -> list[Finding]:
+    differences = _child(["-m", "audits.behaviour.replay"], root, replay.request(compiled))
+    return [
+        _finding(
+            CLEAN_ROOM_REPLAY,
+            f"behaviour/{backend}/{d['kernel']}",
+            d["number"],
+            f"{d['stage']} does not replay in a clean process: {d['what']}",
+            d["stage"],
+        )
+        for d in differences
+    ]
+
+
+def _child(arguments: list[str], root: Path, document: object = None):
+    """Run `python ARGUMENTS` in `root` (its `compiler` first on the path) and read its JSON."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, *arguments],
+        cwd=root,
+        input=None if document is None else json.dumps(document),
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(arguments)} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+def _finding(rule: RuleInfo, where: str, line: int, what: str, subject: str) -> Finding:
+    return Finding(where, line, 1, rule.code, f"{what}; {rule.fix}", subject)

@@ -1,0 +1,194 @@
+"""Structure stability: rewrites that change neither what a kernel computes nor its shapes leave the
+schedule's decision (block sizes, warps, stages, grid) as it was.
+
+Each rewrite is made with libcst on the program's text, written to a temporary file:
+
+- `swap`: the operands of every `+` and `*` in the application swapped;
+- `reorder`: the first two adjacent independent assignments of the application swapped;
+- `unused`: a runtime scalar parameter added in front (to `tensors`, the arrangement, which passes
+  it through, and the application, which computes a value from it and never uses the value).
+
+A rewrite that does not apply to a program (nothing to swap) is skipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+import libcst as cst
+
+from audits.behaviour.cases import Case
+
+_EXTRA = "audit_unused_scalar"
+
+
+class _Swap(cst.CSTTransformer):
+    def __init__(self) -> None:
+        self.swapped = 0
+
+    def leave_BinaryOperation(self, original, updated: cst.BinaryOperation):
+        if not isinstance(updated.operator, cst.Add | cst.Multiply):
+            return updated
+        sequences = (cst.Tuple, cst.List, cst.SimpleString, cst.FormattedString)
+        if isinstance(updated.left, sequences) or isinstance(updated.right, sequences):
+            return updated
+        self.swapped += 1
+        return updated.with_changes(left=updated.right, right=updated.left)
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            attribute.value.visit(self)  # `x.shape` reads x, not a name `shape`
+            return False
+
+    node.visit(Names())
+    return found
+
+
+def _assignment(statement: cst.BaseStatement) -> tuple[set[str], set[str]] | None:
+    """(names written, names read) of a one-target assignment to plain names, else None."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    assign = statement.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Name | cst.Tuple):
+        return None
+    return _names(target), _names(assign.value)
+
+
+def _reorder(body: list[cst.BaseStatement]) -> list[cst.BaseStatement] | None:
+    for at in range(len(body) - 1):
+        first, second = _assignment(body[at]), _assignment(body[at + 1])
+        if first is None or second is None:
+            continue
+        (writes1, reads1), (writes2, reads2) = first, second
+        if not (writes1 & (reads2 | writes2)) and not (writes2 & reads1):
+            return [*body[:at], body[at + 1], body[at], *body[at + 2 :]]
+    return None
+
+
+class _Application(cst.CSTTransformer):
+    """Applies `change(function) -> function or None` to the `application` function."""
+
+    def __init__(self, change: Callable[[cst.FunctionDef], cst.FunctionDef | None]) -> None:
+        self.change = change
+        self.applied = False
+
+    def leave_FunctionDef(self, original, updated: cst.FunctionDef):
+        if updated.name.value != "application":
+            return updated
+        changed = self.change(updated)
+        self.applied = changed is not None
+        return changed or updated
+
+
+def _with_body(function: cst.FunctionDef, body) -> cst.FunctionDef:
+    return function.with_changes(body=function.body.with_changes(body=body))
+
+
+def _reordered(function: cst.FunctionDef) -> cst.FunctionDef | None:
+    body = _reorder(list(function.body.body))
+    return None if body is None else _with_body(function, body)
+
+
+def _swapped(function: cst.FunctionDef) -> cst.FunctionDef | None:
+    swap = _Swap()
+    changed = function.visit(swap)
+    return changed if swap.swapped else None
+
+
+class _Unused(cst.CSTTransformer):
+    """The scalar `_EXTRA` first in `tensors`, the arrangement (returned as is) and the
+    application (which computes `2 * _EXTRA` into a name it never reads)."""
+
+    def __init__(self) -> None:
+        self.done: set[str] = set()
+
+    def leave_FunctionDef(self, original, updated: cst.FunctionDef):
+        name = updated.name.value
+        if name not in ("arrangement", "application"):
+            return updated
+        params = updated.params.with_changes(
+            params=[cst.Param(cst.Name(_EXTRA)), *updated.params.params]
+        )
+        updated = updated.with_changes(params=params)
+        if name == "application":
+            dead = cst.parse_statement(f"{_EXTRA}_twice = 2.0 * {_EXTRA}\n")
+            self.done.add(name)
+            return _with_body(updated, [dead, *updated.body.body])
+        returns = [s for s in updated.body.body if _is_return(s)]
+        if not returns:
+            return updated
+        last = returns[-1].body[0]
+        value = last.value
+        items = [cst.StarredElement(value)]
+        if isinstance(value, cst.Tuple):
+            items = list(value.elements)
+        new_return = last.with_changes(value=cst.Tuple([cst.Element(cst.Name(_EXTRA)), *items]))
+        body = [
+            s.with_changes(body=[new_return]) if s is returns[-1] else s for s in updated.body.body
+        ]
+        self.done.add(name)
+        return _with_body(updated, body)
+
+    def leave_Assign(self, original, updated: cst.Assign):
+        target = updated.targets[0].target if len(updated.targets) == 1 else None
+        value = updated.value
+        if not (isinstance(target, cst.Name) and target.value == "tensors"):
+            return updated
+        if not (isinstance(value, cst.Tuple) and value.elements):
+            return updated
+        first = value.elements[0].value
+        if not isinstance(first, cst.Call):
+            return updated
+        scalar = cst.Call(first.func, [cst.Arg(cst.Integer("0"))])
+        self.done.add("tensors")
+        elements = [cst.Element(scalar), *value.elements]
+        return updated.with_changes(value=value.with_changes(elements=elements))
+
+
+def _is_return(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Return)
+        and statement.body[0].value is not None
+    )
+
+
+def rewrite(case: Case, kind: str, directory: Path) -> Case | None:
+    """`case` with its program rewritten by `kind` into `directory`, or None where `kind` does not
+    apply to it."""
+    module = cst.parse_module(case.path.read_text())
+    if kind == "unused":
+        transformer = _Unused()
+        changed = module.visit(transformer)
+        if transformer.done != {"arrangement", "application", "tensors"}:
+            return None
+        make_args = case.make_args
+        case = dataclasses.replace(case, make_args=lambda: [1.5, *make_args()])
+    else:
+        transformer = _Application(_swapped if kind == "swap" else _reordered)
+        changed = module.visit(transformer)
+        if not transformer.applied:
+            return None
+    path = directory / f"{kind}_{case.path.name}"
+    path.write_text(changed.code)
+    return dataclasses.replace(case, path=path)
+
+
+REWRITES = ("swap", "reorder", "unused")
+
+
+def decision(artifact) -> tuple:
+    return (artifact.schedule, artifact.num_warps, artifact.num_stages, artifact.grid)
