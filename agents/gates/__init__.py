@@ -1,6 +1,7 @@
 """The gates a change must pass, run in the task's order: `ruff`, `audit` (the lowering audit of
 the code), `pytest` (the tests the task names), `script` (a check shipped with the task), `traces`
-(the pass-trace audit of the suite) and `success` (the task's criteria). One module per kind.
+(the pass-trace audit of the suite), `behaviour` (the behavioural audits) and `success` (the
+task's criteria). One module per kind.
 
 Every failure becomes findings with file:line and a rule code; `feedback` writes them for the
 model. Model-facing text holds no durations, so a replay sees the same words; the one exception
@@ -31,6 +32,7 @@ KINDS = {
     "pytest": pytest_gate.run,
     "script": script_gate.run,
     "traces": audit_gate.run_traces,
+    "behaviour": audit_gate.run_behaviour,
     "success": success_gate.run,
 }
 SHOWN_FINDINGS = 30  # per gate; the rest are counted

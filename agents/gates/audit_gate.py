@@ -1,7 +1,9 @@
-"""`audit` and `traces`: the lowering audit of the code (`python -m audits check`) and the
-pass-trace audit of the suite compiled for every backend, or the gate's `--backend`/`--kernel`
-selection (`python -m audits traces --suite`). Both report JSON; exit 0 is clean, 1 findings,
-anything else means the audit could not run, which fails the gate too."""
+"""`audit`, `traces` and `behaviour`: the lowering audit of the code (`python -m audits check`),
+the pass-trace audit of the suite compiled for every backend, or the gate's `--backend`/`--kernel`
+selection (`python -m audits traces --suite`), and the behavioural audits over the same selection
+(`python -m audits behaviour`: renaming, purity, imports, clean-room replay, structure). All report
+JSON; exit 0 is clean, 1 findings, anything else means the audit could not run, which fails the
+gate too."""
 
 from __future__ import annotations
 
@@ -28,3 +30,8 @@ def run(spec: GateSpec, ctx: GateContext) -> GateResult:
 
 def run_traces(spec: GateSpec, ctx: GateContext) -> GateResult:
     return _audit(spec, ctx, ["traces", "--suite"], " the traces")
+
+
+def run_behaviour(spec: GateSpec, ctx: GateContext) -> GateResult:
+    # A fixed renaming, so that a replay sees the same words; any use of a name shows up anyway.
+    return _audit(spec, ctx, ["behaviour", "--seed", "1"], " the compiler's behaviour")

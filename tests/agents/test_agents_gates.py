@@ -150,3 +150,20 @@ def test_a_skill_that_says_the_only_backend_is_triton_fails_its_gate(home):
     missing = ", ".join(sorted(set(listed.split()) - {"triton"}))
     assert f"the list of all backends omits {missing}" in feedback_text
     assert result.status == "green"
+
+
+def test_the_behaviour_gate_reports_a_structure_keyed_decision_at_its_kernel(context):
+    """A schedule keyed by softmax's argument count (no name in sight) fails the gate, with the
+    kernel, backend and configuration as the place."""
+    schedule = context.sandbox.root / "compiler/backends/triton/schedule.py"
+    text = schedule.read_text()
+    chosen = "        before = {key: kernel.attrs.get(key) for key in chosen}\n"
+    keyed = "        if len(kernel.args) == 10:\n            chosen['num_warps'] = 2\n"
+    schedule.write_text(text.replace(chosen, keyed + chosen))
+    args = ("--backend", "triton", "--kernel", "softmax", "--configuration", "given")
+    (gate,) = run_gates((GateSpec("behaviour", "behaviour", args),), context, SECONDS_LEFT)
+    assert not gate.passed
+    assert {(f.path, f.line, f.code) for f in gate.findings} == {
+        ("behaviour/triton/softmax/given", 1, "LWB005")
+    }
+    assert "behaviour/triton/softmax/given:1: LWB005 the unused rewrite" in feedback([gate])
