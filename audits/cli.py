@@ -9,9 +9,9 @@ traces FILE      audit pass traces saved as JSON: {"artifacts": {backend: {kerne
 traces --suite   compile this repository's kernel suite for every backend and audit its traces
                  (--backend NAME, --kernel NAME: only those; each may repeat)
 behaviour        run the compiler to prove lowering generic: renaming, purity, imports, clean-room
-                 replay, structure stability over the suite (or --corpus) × backends ×
-                 configurations (--backend, --kernel, --configuration, --check: only those;
-                 --seed N: the renaming's)
+                 replay, structure stability over the suite's kernels (or --corpus FILE: the
+                 ntops kernels of `make bench`) × backends × configurations (--backend,
+                 --kernel, --configuration, --check: only those; --seed N: the renaming's)
 """
 
 from __future__ import annotations
@@ -92,12 +92,16 @@ def _traces(arguments: argparse.Namespace) -> int:
 
 def _behaviour(arguments: argparse.Namespace) -> int:
     from audits.behaviour.audit import audit_behaviour
-    from audits.behaviour.cases import CONFIGURATIONS, suite_cases
+    from audits.behaviour.cases import CONFIGURATIONS, library_cases, suite_cases
     from compiler.backends import TARGETS
+    from compiler.errors import CompileError
 
     try:
-        cases = suite_cases(arguments.kernel)
-    except KeyError as error:
+        if arguments.corpus:
+            cases = library_cases(arguments.corpus, arguments.kernel)
+        else:
+            cases = suite_cases(arguments.kernel)
+    except (KeyError, CompileError) as error:
         raise ConfigError(error.args[0]) from None
 
     backends = arguments.backend or sorted(TARGETS)
@@ -172,7 +176,10 @@ def _parser() -> argparse.ArgumentParser:
     traces.set_defaults(run=_traces)
     behaviour = commands.add_parser("behaviour", help="prove lowering generic by running it")
     behaviour.add_argument("--backend", action="append", help="only this backend (may repeat)")
-    behaviour.add_argument("--kernel", action="append", help="only this suite kernel (may repeat)")
+    behaviour.add_argument("--kernel", action="append", help="only this kernel (may repeat)")
+    behaviour.add_argument(
+        "--corpus", help="a library corpus (ntops tarball or folder): its kernels, not the suite's"
+    )
     behaviour.add_argument(
         "--configuration", action="append", choices=("given", "scheduled"), help="block sizes"
     )

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from audits.behaviour import identity, purity, replay, structure
 from audits.behaviour.cases import CONFIGURATIONS, Case, compile_case
-from audits.behaviour.renaming import rename_program
+from audits.behaviour.renaming import Renamed, rename_package
 from audits.behaviour.rules import (
     CANNOT_COMPILE,
     CLEAN_ROOM_REPLAY,
@@ -64,23 +64,56 @@ def audit_behaviour(
     if "imports" in checks:
         progress("imports: every compiler module, one at a time, in a fresh process")
         findings += _import_findings(root)
-    for backend in backends:
-        compiled = {}
-        for configuration in configurations:
-            for case in cases:
-                progress(f"{backend} {case.name} ({configuration})")
-                where = f"behaviour/{backend}/{case.name}/{configuration}"
-                try:
-                    found, artifact = _audit_case(case, backend, configuration, checks, root, seed)
-                except _Uncompiled as error:
-                    findings.append(_finding(CANNOT_COMPILE, where, 1, str(error), "compile"))
-                else:
-                    findings += found
-                    compiled[f"{case.name}/{configuration}"] = artifact
-        if "replay" in checks and compiled:
-            progress(f"{backend}: replaying {len(compiled)} compiles in a clean process")
-            findings += _replay_findings(backend, compiled, root)
+    with tempfile.TemporaryDirectory(prefix="behaviour-") as work:
+        renamings = _Renamings(cases, Path(work), seed)
+        for backend in backends:
+            findings += _audit_backend(
+                cases, backend, configurations, checks, root, renamings, progress
+            )
     return sorted(set(findings))
+
+
+class _Renamings:
+    """Each case's package renamed, each package once, every kernel name of its cases mapped."""
+
+    def __init__(self, cases: Sequence[Case], directory: Path, seed: int) -> None:
+        self.directory = directory
+        self.seed = seed
+        self.kernel_names: dict[tuple, set[str]] = {}
+        for case in cases:
+            names = self.kernel_names.setdefault((case.folder, case.package), set())
+            names.update([case.kernel_name] if case.kernel_name else [])
+        self.made: dict[tuple, Renamed] = {}
+
+    def of(self, case: Case) -> Renamed:
+        key = (case.folder, case.package)
+        if key not in self.made:
+            target = self.directory / f"renamed-{len(self.made)}"
+            target.mkdir()
+            names = sorted(self.kernel_names[key])
+            self.made[key] = rename_package(
+                case.folder, case.package, target, extra_names=names, seed=self.seed
+            )
+        return self.made[key]
+
+
+def _audit_backend(cases, backend, configurations, checks, root, renamings, progress):
+    findings, compiled = [], {}
+    for configuration in configurations:
+        for case in cases:
+            progress(f"{backend} {case.name} ({configuration})")
+            where = f"behaviour/{backend}/{case.name}/{configuration}"
+            try:
+                found, artifact = _audit_case(case, backend, configuration, checks, root, renamings)
+            except _Uncompiled as error:
+                findings.append(_finding(CANNOT_COMPILE, where, 1, str(error), "compile"))
+            else:
+                findings += found
+                compiled[f"{case.name}/{configuration}"] = artifact
+    if "replay" in checks and compiled:
+        progress(f"{backend}: replaying {len(compiled)} compiles in a clean process")
+        findings += _replay_findings(backend, compiled, root)
+    return findings
 
 
 class _Uncompiled(Exception):
@@ -95,7 +128,7 @@ def _compile(case: Case, backend: str, configuration: str, renamed=None, what="t
 
 
 def _audit_case(
-    case: Case, backend: str, configuration: str, checks: set, root: Path, seed: int
+    case: Case, backend: str, configuration: str, checks: set, root: Path, renamings: _Renamings
 ) -> tuple[list[Finding], object]:
     """The case's findings, and its artifact for the replay."""
     where = f"behaviour/{backend}/{case.name}/{configuration}"
@@ -109,14 +142,12 @@ def _audit_case(
         ]
     with tempfile.TemporaryDirectory(prefix="behaviour-") as folder:
         if "identity" in checks:
-            renamed = rename_program(
-                case.path, Path(folder), package=case.package, extra_names=[case.name], seed=seed
-            )
+            renamed = renamings.of(case)
             other = _compile(case, backend, configuration, renamed, "the renamed program")
             difference = identity.renamed_difference(original, other, renamed)
             if difference:
                 number, stage, what = difference
-                message = f"renaming (seed {seed}) changes the {stage} output: {what}"
+                message = f"renaming (seed {renamings.seed}) changes the {stage} output: {what}"
                 findings.append(_finding(IDENTITY_INVARIANCE, where, number, message, stage))
         if "structure" in checks:
             for kind in structure.REWRITES:

@@ -1,41 +1,121 @@
-"""What the behavioural audits compile: a NineToothed program file, its arguments, and the
-configurations users compile it in.
+"""What the behavioural audits compile: NineToothed programs with example arguments, and the
+configurations users compile them in.
 
-A `Case` is one program with example arguments; `compile_case` compiles it for a backend in one
-configuration, from its own file or from a renamed copy (`renaming.py`). Configurations:
+- `SuiteCase`: a program file of `compiler/suite/programs/` (module-level `arrangement`,
+  `application`, `tensors`); the suite names its kernel.
+- `LibraryCase`: a kernel module of a library (ntops) made by its own `premake(...)`, the library
+  imported with `ninetoothed` bound to this compiler; the kernel is named after its application.
 
-- `given`: the block sizes the case binds into its arrangement (nothing left to schedule);
-- `scheduled`: block-size parameters left unbound, so `ssa.select_schedule` chooses them.
-
-The compiler is imported here only, inside functions: the rest of `audits` runs without it.
+Configurations: `given` binds the block sizes the case gives (nothing left to schedule);
+`scheduled` leaves them unbound, so `ssa.select_schedule` chooses. A case compiles from its own
+files, from a renamed copy of its package (`renaming.py`), or from a rewritten copy of its
+program file (`structure.py`). The compiler is imported inside functions only: the rest of
+`audits` runs without it.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from audits.behaviour.renaming import Renamed, importable
+from audits.behaviour.renaming import Renamed, importable, rename_package
 
 CONFIGURATIONS = ("given", "scheduled")
 
 
 @dataclass(frozen=True)
 class Case:
-    name: str  # the kernel's name, as its author gave it
-    path: Path  # the program file (arrangement, application, tensors)
+    name: str  # where findings point: behaviour/<backend>/<name>/<configuration>
+    path: Path  # the file holding the application (what a rewrite edits)
+    folder: Path  # the package the renaming rewrites
+    package: str  # its dotted name
     make_args: Callable[[], list]
-    arrangement_kwargs: Mapping[str, Any] = field(default_factory=dict)
     call_kwargs: Mapping[str, Any] = field(default_factory=dict)
-    package: str = ""  # the package its sibling programs are imported from
+    kernel_name: str | None = None  # None: the application's name
+
+    def program(self, configuration: str, renamed: Renamed | None) -> tuple:
+        """(arrangement, application, tensors), from the renamed package when given."""
+        raise NotImplementedError
+
+    def rename(self, directory: Path, seed: int | None) -> Renamed:
+        extra = [self.kernel_name] if self.kernel_name else []
+        return rename_package(self.folder, self.package, directory, extra_names=extra, seed=seed)
 
 
-def suite_cases(names: Iterable[str] | None = None) -> list[Case]:
+@dataclass(frozen=True)
+class SuiteCase(Case):
+    arrangement_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    def program(self, configuration: str, renamed: Renamed | None) -> tuple:
+        import compiler.dsl
+        from compiler.suite.loader import load_program
+
+        name = renamed.name if renamed else (lambda old: old)
+        path = renamed.file(self.path) if renamed else self.path
+        module = load_program(path, compiler.dsl)
+        arrangement = getattr(module, name("arrangement"))
+        parameters = inspect.signature(arrangement).parameters
+        bound = {
+            name(key): value
+            for key, value in self.arrangement_kwargs.items()
+            if configuration == "given" or not getattr(parameters[name(key)].default, "meta", 0)
+        }
+        if bound:
+            arrangement = functools.update_wrapper(
+                functools.partial(arrangement, **bound), arrangement
+            )
+        return arrangement, getattr(module, name("application")), getattr(module, name("tensors"))
+
+
+@dataclass(frozen=True)
+class LibraryCase(Case):
+    import_paths: tuple[Path, ...] = ()
+    module: str = ""  # the kernel's module, e.g. "ntops.kernels.add"
+    premake_args: tuple = ()
+    premake_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    def program(self, configuration: str, renamed: Renamed | None) -> tuple:
+        import compiler.dsl
+        from compiler.compat.library import library_imports
+
+        name = renamed.name if renamed else (lambda old: old)
+        # ntops' convention: block sizes are the premake keywords named block_size*.
+        kwargs = {
+            name(key): value
+            for key, value in self.premake_kwargs.items()
+            if configuration == "given" or not key.startswith("block_size")
+        }
+        paths = [renamed.directory] if renamed else list(self.import_paths)
+        module_name = renamed.module(self.module) if renamed else self.module
+        top = module_name.partition(".")[0]
+        with library_imports(paths, top, compiler.dsl):
+            if renamed is None and self.path != self._own_file():  # a rewritten copy
+                importlib.import_module(module_name.rpartition(".")[0])
+                module = _load(module_name, self.path)
+            else:
+                module = importlib.import_module(module_name)
+            return getattr(module, name("premake"))(*self.premake_args, **kwargs)
+
+    def _own_file(self) -> Path:
+        return self.folder.joinpath(*self.module.split(".")[1:]).with_suffix(".py")
+
+
+def _load(module_name: str, path: Path):
+    """The module `module_name` executed from `path` (a rewritten copy may stand in)."""
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def suite_cases(names: Iterable[str] | None = None) -> list[SuiteCase]:
     from compiler.suite import SUITE
+    from compiler.suite.kernel import PROGRAMS_DIR
     from compiler.suite.loader import PROGRAMS_PACKAGE
 
     chosen = sorted(SUITE) if names is None else list(names)
@@ -43,56 +123,78 @@ def suite_cases(names: Iterable[str] | None = None) -> list[Case]:
     if unknown:
         raise KeyError(f"no suite kernel named {', '.join(unknown)}; known: {', '.join(SUITE)}")
     return [
-        Case(
+        SuiteCase(
             name=name,
             path=SUITE[name].path,
-            make_args=functools.partial(SUITE[name].make_args, 0),
-            arrangement_kwargs=dict(SUITE[name].arrangement_kwargs),
-            call_kwargs=dict(SUITE[name].call_kwargs),
+            folder=PROGRAMS_DIR,
             package=PROGRAMS_PACKAGE,
+            make_args=functools.partial(SUITE[name].make_args, 0),
+            call_kwargs=dict(SUITE[name].call_kwargs),
+            kernel_name=name,
+            arrangement_kwargs=dict(SUITE[name].arrangement_kwargs),
         )
         for name in chosen
     ]
 
 
+def library_cases(corpus: Path | str, names: Iterable[str] | None = None) -> list[LibraryCase]:
+    """The corpus library's kernels that `compiler.compat.library_kernels` makes (ntops')."""
+    from compiler.compat.corpus import prepare
+    from compiler.compat.library_kernels import NTOPS_KERNELS
+
+    prepared = prepare(corpus)
+    known = {kernel.name: kernel for kernel in NTOPS_KERNELS}
+    chosen = sorted(known) if names is None else list(names)
+    unknown = sorted(set(chosen) - set(known))
+    if unknown:
+        raise KeyError(f"no library kernel named {', '.join(unknown)}; known: {', '.join(known)}")
+    folders = [p / "ntops" for p in prepared.import_paths if (p / "ntops").is_dir()]
+    if not folders:
+        raise KeyError(
+            f"{corpus} holds no ntops package: the library kernels known here are ntops' "
+            "(compiler/compat/library_kernels.py)"
+        )
+    folder = folders[0]
+    cases = []
+    for name in chosen:
+        kernel = known[name]
+        module = f"ntops.kernels.{kernel.module}"
+        cases.append(
+            LibraryCase(
+                name=name,
+                path=folder / "kernels" / f"{kernel.module}.py",
+                folder=folder,
+                package="ntops",
+                make_args=kernel.make_args,
+                import_paths=tuple(prepared.import_paths),
+                module=module,
+                premake_args=kernel.premake_args,
+                premake_kwargs=dict(kernel.premake_kwargs),
+            )
+        )
+    return cases
+
+
 def compile_case(
     case: Case, backend: str, configuration: str, renamed: Renamed | None = None
 ) -> Any:
-    """The artifact of `case` for `backend` in `configuration`; from the renamed copy when
-    `renamed` is given (every name the author chose mapped, the kernel's name included)."""
+    """The artifact of `case` for `backend` in `configuration`; from the renamed package when
+    `renamed` is given (every name the authors chose mapped, the kernel's name included)."""
     import compiler.dsl
     from compiler.dsl.symbol import block_sizes_numbered_from
-    from compiler.suite.loader import load_program
 
-    rename = (lambda name: renamed.mapping.get(name, name)) if renamed else (lambda name: name)
-    # Generated block-size names count up process-wide: number each load's the same.
-    with block_sizes_numbered_from(0):
-        if renamed is None:
-            module = load_program(case.path, compiler.dsl)
-        else:
-            with importable(renamed.directory):
-                module = load_program(renamed.path, compiler.dsl)
-    arrangement = getattr(module, rename("arrangement"))
-    bound = _bound_kwargs(case, configuration, arrangement, rename)
-    if bound:
-        arrangement = functools.update_wrapper(functools.partial(arrangement, **bound), arrangement)
-    application = getattr(module, rename("application"))
-    tensors = getattr(module, rename("tensors"))
-    handle = compiler.dsl.make(arrangement, application, tensors, backend=backend)
-    handle.kernel_name = rename(case.name)
-    call_kwargs = {rename(k): v for k, v in case.call_kwargs.items()}
-    return handle.compile(*case.make_args(), **call_kwargs)
-
-
-def _bound_kwargs(case: Case, configuration: str, arrangement, rename) -> dict:
-    """The arrangement keywords a configuration binds (renamed): all of the case's, or those
-    that are not block sizes (a parameter whose default is a meta symbol) when the schedule
-    chooses."""
     if configuration not in CONFIGURATIONS:
         raise ValueError(f"unknown configuration {configuration!r}: {', '.join(CONFIGURATIONS)}")
-    parameters = inspect.signature(arrangement).parameters
-    return {
-        rename(key): value
-        for key, value in case.arrangement_kwargs.items()
-        if configuration == "given" or not getattr(parameters[rename(key)].default, "meta", False)
-    }
+    name = renamed.name if renamed else (lambda old: old)
+    # Generated block-size names count up process-wide: number each compile's the same.
+    with block_sizes_numbered_from(0):
+        if renamed is None:
+            arrangement, application, tensors = case.program(configuration, None)
+        else:
+            with importable(renamed):
+                arrangement, application, tensors = case.program(configuration, renamed)
+        handle = compiler.dsl.make(arrangement, application, tensors, backend=backend)
+        if case.kernel_name:
+            handle.kernel_name = name(case.kernel_name)
+        call_kwargs = {name(key): value for key, value in case.call_kwargs.items()}
+        return handle.compile(*case.make_args(), **call_kwargs)

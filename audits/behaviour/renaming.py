@@ -1,16 +1,21 @@
-"""Rename everything a NineToothed program's author chose, with libcst, into a temporary folder.
+"""Rename all that the authors of NineToothed programs chose, with libcst, into a temporary folder.
 
-Renamed: function names, parameters, assigned and loop variables, helper functions, import
-aliases (`from ninetoothed import Tensor` becomes `... import Tensor as <new>`), strings that spell
-one of those names or that name a `Symbol` (`Symbol("BLOCK_SIZE")`, `Tensor(0, name="flag")`),
-docstrings and comments (fresh text), and the file's own name (so the module's name and path
-change too). One map serves a program and the sibling programs it imports from `package`
-(`from compiler.suite.programs import matmul as mm`): they are renamed into a fresh package
-imported from the temporary folder, so `mm.arrangement` follows. Attributes and keywords of
-library calls stay: they are the library's names, not the author's.
+The unit is a package folder: a suite's programs folder, or a library such as ntops. Every module of
+it is rewritten, with one map for all:
 
-New names are `rn<number>x` with random numbers, so the renaming also reorders names; a map back
-(`restore_names`) turns the compiler's output into what the original program gives.
+- names: functions, classes, parameters, assigned and loop variables (not class attributes and
+  methods, which are reached as attributes), import aliases (`from ninetoothed import Tensor`
+  becomes `... import Tensor as <new>`);
+- modules: each file and folder is renamed, the package itself too, and every import of it and
+  attribute path through it (`ntops.kernels.add.premake`) follows;
+- keywords of calls to the package's own functions, also through `functools.partial`;
+- strings that spell one of those names or that name a `Symbol` (`Symbol("BLOCK_SIZE")`,
+  `Tensor(0, name="flag")`);
+- docstrings and comments become fresh text.
+
+Attributes and keywords of library calls (`x.tile(...)`, `ntl.zeros(..., dtype=...)`) stay: they
+are the library's names, not the authors'. New names are `rn<number>x` with random numbers, so the
+renaming also reorders names; `Renamed.restore` maps the compiler's output back.
 """
 
 from __future__ import annotations
@@ -18,7 +23,6 @@ from __future__ import annotations
 import random
 import re
 import sys
-import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,33 +33,78 @@ _NEW_NAME = re.compile(r"(?<![A-Za-z0-9])rn(\d+)x(?![A-Za-z0-9])")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _NAMING_CALLS = {"Symbol": 0}  # callee name -> position of the name it is given
 _NAMING_KEYWORDS = {"name"}
+_PARTIAL = "partial"
 
 
 @dataclass(frozen=True)
 class Renamed:
-    path: Path  # the renamed program
-    mapping: dict[str, str]  # old name -> new name (the file's stem included)
-    directory: Path  # the folder that holds it (on sys.path while `importable`)
+    folder: Path  # the original package folder
+    package: str  # its dotted name
+    new_package: str  # the renamed package's (top-level) name
+    mapping: dict[str, str]  # old name -> new name
+    directory: Path  # holds the renamed package (on sys.path while `importable`)
 
     def restore(self, text: str) -> str:
         return restore_names(text, self.mapping)
 
+    def file(self, original: Path) -> Path:
+        """Where the renamed copy of `original` (a file of the package) is."""
+        parts = original.resolve().relative_to(self.folder.resolve()).parts
+        renamed = [self.mapping.get(part, part) for part in parts[:-1]]
+        stem = Path(parts[-1]).stem
+        return self.directory.joinpath(self.new_package, *renamed, self.name(stem) + ".py")
+
+    def module(self, dotted: str) -> str:
+        """The renamed dotted name of the package's module `dotted`."""
+        rest = dotted.removeprefix(self.package).lstrip(".")
+        return ".".join([self.new_package, *(self.name(part) for part in rest.split(".") if part)])
+
+    def name(self, old: str) -> str:
+        return self.mapping.get(old, old)
+
 
 class _Bound(cst.CSTVisitor):
-    def __init__(self, package: str) -> None:
-        self.package = package
+    """The names a module binds outside class bodies, and the functions it defines."""
+
+    def __init__(self) -> None:
         self.names: set[str] = set()
-        self.functions: set[str] = set()  # defined here: their calls' keywords are renamed too
-        self.siblings: set[str] = set()  # program modules imported from the package
+        self.functions: set[str] = set()
+        self.named: set[str] = set()  # strings that name something: Symbol("N"), name="N"
+        self.exported: set[str] = set()  # the strings of `__all__`: this module's names
+        self.scopes: list[str] = []  # "class" or "function", innermost last
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._bind(node.name.value)
+        self.scopes.append("class")
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.scopes.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.names.add(node.name.value)
-        self.functions.add(node.name.value)
+        if self._bind(node.name.value):
+            self.functions.add(node.name.value)
+        self.scopes.append("function")
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.pop()
 
     def visit_Param(self, node: cst.Param) -> None:
         self.names.add(node.name.value)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._targets(node.target)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """`__all__ = [...]` names the module's own bindings."""
+        targets = [t.target for t in node.targets]
+        if any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets):
+            if isinstance(node.value, cst.List | cst.Tuple):
+                for element in node.value.elements:
+                    text = _string_value(element.value)
+                    if text is not None:
+                        self.exported.add(text)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._targets(node.target)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
@@ -76,21 +125,24 @@ class _Bound(cst.CSTVisitor):
             text = _string_value(arg.value) if naming else None
             if text is not None and _IDENTIFIER.fullmatch(text):
                 self.names.add(text)
+                self.named.add(text)
 
     def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
         if node.asname is not None:
             self.names.add(node.asname.name.value)
-        elif isinstance(node.name, cst.Name):
-            self.names.add(node.name.value)
+        else:
+            self.names.add(_dotted(node.name).partition(".")[0])
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.module is not None and _dotted(node.module) == self.package:
-            self.siblings.update(alias.name.value for alias in node.names)
-            self.names.update(self.siblings)
+    def _bind(self, name: str) -> bool:
+        """Bind `name` unless a class body binds it (an attribute: reached as `C.name`)."""
+        if self.scopes and self.scopes[-1] == "class":
+            return False
+        self.names.add(name)
+        return True
 
     def _targets(self, node: cst.BaseExpression) -> None:
         if isinstance(node, cst.Name):
-            self.names.add(node.value)
+            self._bind(node.value)
         elif isinstance(node, cst.Tuple | cst.List):
             for element in node.elements:
                 self._targets(element.value)
@@ -100,29 +152,80 @@ class _Bound(cst.CSTVisitor):
 
 class _Rename(cst.CSTTransformer):
     def __init__(
-        self, mapping: dict[str, str], functions: set[str], package: str, new_package: str, rng
+        self,
+        renamed: Renamed,
+        local: set[str],
+        functions: set[str],
+        modules: set[str],
+        named: set[str],
+        rng,
     ) -> None:
-        self.mapping = mapping
+        self.renamed = renamed
+        self.local = local  # what this module binds (other names are builtins or the library's)
         self.functions = functions
-        self.package = package
-        self.new_package = new_package
+        self.named = named
+        self.modules = modules  # the stems of the package's modules and folders
         self.rng = rng
-        self.module_aliases: set[str] = set()  # names bound to a renamed sibling program
+        self.package_roots: set[str] = set()  # names bound to the package or its modules
         self.in_package_import = False
 
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            dotted = _dotted(alias.name)
+            if self._in_package(dotted):
+                bound = alias.asname.name.value if alias.asname else dotted.partition(".")[0]
+                self.package_roots.add(bound)
+
+    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
+        names = []
+        for old, new in zip(original.names, updated.names, strict=True):
+            dotted = _dotted(old.name)
+            if self._in_package(dotted):
+                new = new.with_changes(name=_dotted_node(self.renamed.module(dotted)))
+            names.append(new)
+        return updated.with_changes(names=names)
+
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.in_package_import = node.module is not None and _dotted(node.module) == self.package
-        if self.in_package_import:
+        module = _dotted(node.module) if node.module is not None else ""
+        self.in_package_import = bool(node.relative) or self._in_package(module)
+        if self.in_package_import and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
-                self.module_aliases.add((alias.asname.name if alias.asname else alias.name).value)
+                if alias.name.value in self.modules:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    self.package_roots.add(bound.value)
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        self.in_package_import = False
+        if original.relative:
+            if original.module is None:
+                return updated
+            parts = [self.renamed.name(part) for part in _dotted(original.module).split(".")]
+            return updated.with_changes(module=_dotted_node(".".join(parts)))
+        module = _dotted(original.module) if original.module is not None else ""
+        if self._in_package(module):
+            return updated.with_changes(module=_dotted_node(self.renamed.module(module)))
+        return updated.with_changes(module=original.module)
+
+    def leave_ImportAlias(self, original: cst.ImportAlias, updated: cst.ImportAlias):
+        if self.in_package_import:  # names of the package: renamed with it
+            return updated.with_changes(name=cst.Name(self.renamed.name(original.name.value)))
+        if self._in_package(_dotted(original.name)):
+            return updated  # `import pkg.mod`: leave_Import renames the path
+        if original.asname is None and isinstance(original.name, cst.Name):
+            new = self.renamed.mapping.get(original.name.value)
+            if new is not None:
+                return original.with_changes(asname=cst.AsName(name=cst.Name(new)))
+        return updated.with_changes(name=original.name)
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
-        return updated.with_changes(value=self.mapping.get(updated.value, updated.value))
+        if original.value not in self.local:
+            return updated
+        return updated.with_changes(value=self.renamed.name(updated.value))
 
     def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString):
         value = _string_value(original)
-        if value in self.mapping:
-            return updated.with_changes(value=repr(self.mapping[value]))
+        if value in self.named:
+            return updated.with_changes(value=repr(self.renamed.mapping[value]))
         return updated
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.Expr:
@@ -136,32 +239,36 @@ class _Rename(cst.CSTTransformer):
         return updated if keep else updated.with_changes(value=f"# {self._fresh_text()}")
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
-        on_sibling = isinstance(original.value, cst.Name) and original.value.value in (
-            self.module_aliases
-        )
-        return updated if on_sibling else updated.with_changes(attr=original.attr)
+        if _root(original) in self.package_roots:  # a path through the package: renamed
+            return updated.with_changes(attr=cst.Name(self.renamed.name(original.attr.value)))
+        return updated.with_changes(attr=original.attr)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        if isinstance(original.func, cst.Name) and original.func.value in self.functions:
-            return updated
-        pairs = zip(original.args, updated.args, strict=True)
-        args = [new.with_changes(keyword=old.keyword) for old, new in pairs]
+        callee = original.func
+        if _callee(original) == _PARTIAL and original.args:
+            callee = original.args[0].value
+        ours = self._ours(callee)
+        args = []
+        for old, new in zip(original.args, updated.args, strict=True):
+            keyword = old.keyword
+            if ours and keyword is not None:  # the callee's parameter, renamed where it is bound
+                keyword = cst.Name(self.renamed.name(keyword.value))
+            args.append(new.with_changes(keyword=keyword))
         return updated.with_changes(args=args)
 
-    def leave_ImportAlias(self, original: cst.ImportAlias, updated: cst.ImportAlias):
-        if self.in_package_import:  # a sibling program: its file is renamed too
-            return updated
-        if original.asname is None and isinstance(original.name, cst.Name):
-            new = self.mapping.get(original.name.value)
-            if new is not None:
-                return original.with_changes(asname=cst.AsName(name=cst.Name(new)))
-        return updated.with_changes(name=original.name)
+    def _ours(self, callee: cst.BaseExpression) -> bool:
+        """A function the package defines: its parameters are renamed, so are the keywords."""
+        if isinstance(callee, cst.Name):
+            return callee.value in self.functions
+        return (
+            isinstance(callee, cst.Attribute)
+            and _root(callee) in self.package_roots
+            and callee.attr.value in self.functions
+        )
 
-    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
-        self.in_package_import = False
-        if original.module is not None and _dotted(original.module) == self.package:
-            return updated.with_changes(module=cst.Name(self.new_package))
-        return updated.with_changes(module=original.module)
+    def _in_package(self, dotted: str) -> bool:
+        package = self.renamed.package
+        return dotted == package or dotted.startswith(package + ".")
 
     def _fresh_text(self) -> str:
         return " ".join(f"w{self.rng.randrange(10**6)}" for _ in range(self.rng.randint(1, 6)))
@@ -170,6 +277,12 @@ class _Rename(cst.CSTTransformer):
 def _callee(node: cst.Call) -> str:
     func = node.func
     return func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+
+
+def _root(node: cst.BaseExpression) -> str:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else ""
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -184,31 +297,42 @@ def _dotted(node: cst.BaseExpression) -> str:
     return node.value
 
 
-def rename_program(
-    path: Path, directory: Path, *, package: str = "", extra_names=(), seed: int | None = None
+def _dotted_node(dotted: str) -> cst.Attribute | cst.Name:
+    *parents, last = dotted.split(".")
+    if not parents:
+        return cst.Name(last)
+    return cst.Attribute(value=_dotted_node(".".join(parents)), attr=cst.Name(last))
+
+
+def rename_package(
+    folder: Path, package: str, directory: Path, *, extra_names=(), seed: int | None = None
 ) -> Renamed:
-    """Write `path` renamed (and the siblings it imports from `package`) under `directory`.
-    `extra_names`: more names to map (a kernel name the caller chooses). `seed` makes the new
-    names reproducible; a random one otherwise."""
+    """Write the package at `folder` (dotted name `package`) renamed under `directory`.
+    `extra_names`: more names to map (a kernel name the caller gives). `seed` makes the new names
+    reproducible; a random one otherwise."""
     rng = random.Random(seed)
-    new_package = f"renamed_programs_{uuid.UUID(int=rng.getrandbits(128)).hex}"
-    modules = {path: cst.parse_module(path.read_text())}
-    visitor = _Bound(package)
-    modules[path].visit(visitor)
-    for sibling in sorted(visitor.siblings):
-        sibling_path = path.parent / f"{sibling}.py"
-        modules[sibling_path] = cst.parse_module(sibling_path.read_text())
-        modules[sibling_path].visit(visitor)
-    names = sorted(visitor.names | set(extra_names) | {path.stem} | visitor.siblings)
+    files = sorted(path for path in folder.rglob("*.py") if "__pycache__" not in path.parts)
+    modules = {path: cst.parse_module(path.read_text()) for path in files}
+    bound = {path: _Bound() for path in files}
+    for path, module in modules.items():
+        module.visit(bound[path])
+    functions = set().union(*(b.functions for b in bound.values()))
+    named = set().union(*(b.named for b in bound.values()))
+    stems = {path.stem for path in files if path.stem != "__init__"}
+    stems |= {part for path in files for part in path.relative_to(folder).parts[:-1]}
+    last = package.rpartition(".")[2]
+    names = set().union(*(b.names for b in bound.values())) | stems | set(extra_names) | {last}
+    names = sorted(names)
     numbers = rng.sample(range(10, 10 * len(names) + 10**6), len(names))
     mapping = {name: f"rn{number}x" for name, number in zip(names, numbers, strict=True)}
-    (directory / new_package).mkdir()
-    (directory / new_package / "__init__.py").write_text("")
-    transformer = _Rename(mapping, visitor.functions, package, new_package, rng)
-    for source, module in modules.items():
-        folder = directory if source == path else directory / new_package
-        (folder / f"{mapping[source.stem]}.py").write_text(module.visit(transformer).code)
-    return Renamed(directory / f"{mapping[path.stem]}.py", mapping, directory)
+    renamed = Renamed(folder, package, mapping[last], mapping, directory)
+    for path, module in modules.items():
+        target = renamed.file(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        strings = named | bound[path].exported
+        transformer = _Rename(renamed, bound[path].names, functions, stems, strings, rng)
+        target.write_text(module.visit(transformer).code)
+    return renamed
 
 
 def restore_names(text: str, mapping: dict[str, str]) -> str:
@@ -218,12 +342,13 @@ def restore_names(text: str, mapping: dict[str, str]) -> str:
 
 
 @contextmanager
-def importable(directory: Path):
-    """`directory` on `sys.path`, and its renamed packages forgotten afterwards."""
-    sys.path.insert(0, str(directory))
+def importable(renamed: Renamed):
+    """The renamed package importable, and forgotten afterwards."""
+    sys.path.insert(0, str(renamed.directory))
     try:
         yield
     finally:
-        sys.path.remove(str(directory))
-        for name in [n for n in sys.modules if n.startswith("renamed_programs_")]:
+        sys.path.remove(str(renamed.directory))
+        top = renamed.new_package
+        for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
             del sys.modules[name]

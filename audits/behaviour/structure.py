@@ -14,6 +14,7 @@ A rewrite that does not apply to a program (nothing to swap) is skipped.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -191,4 +192,10 @@ REWRITES = ("swap", "reorder", "unused")
 
 
 def decision(artifact) -> tuple:
-    return (artifact.schedule, artifact.num_warps, artifact.num_stages, artifact.grid)
+    """What the schedule decided: the meta symbols' values in order (their generated names depend
+    on how many the process made before), warps, stages and the grid over those values."""
+    grid = artifact.grid
+    for number, name in enumerate(artifact.schedule):
+        grid = re.sub(rf"\b{re.escape(name)}\b", f"<meta {number}>", grid)
+    values = [artifact.schedule[name] for name in artifact.schedule]
+    return (values, artifact.num_warps, artifact.num_stages, grid)

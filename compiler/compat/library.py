@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 
 from compiler.compat.corpus import Corpus
@@ -18,15 +21,24 @@ from compiler.compat.corpus import Corpus
 def import_library_module(corpus: Corpus, name: str, ninetoothed_module: ModuleType) -> ModuleType:
     """The module `name` of the corpus's library (e.g. "ntops.kernels") with `ninetoothed` bound
     to `ninetoothed_module` while the library is imported."""
-    package = name.partition(".")[0]
+    with library_imports(corpus.import_paths, name.partition(".")[0], ninetoothed_module):
+        return importlib.import_module(name)
+
+
+@contextmanager
+def library_imports(
+    paths: Sequence[Path], package: str, ninetoothed_module: ModuleType
+) -> Iterator[None]:
+    """Inside: `paths` first on `sys.path`, `ninetoothed` bound to `ninetoothed_module`, and
+    `package` imported afresh; afterwards its modules are forgotten and both undone."""
     bound = {"ninetoothed": ninetoothed_module, "ninetoothed.language": ninetoothed_module.language}
     saved_modules = {n: sys.modules[n] for n in bound if n in sys.modules}
     saved_path = list(sys.path)
     _drop(package)
     sys.modules.update(bound)
-    sys.path[:0] = [str(p) for p in corpus.import_paths]
+    sys.path[:0] = [str(p) for p in paths]
     try:
-        return importlib.import_module(name)
+        yield
     finally:
         sys.path[:] = saved_path
         _drop(package)

@@ -8,14 +8,14 @@ import os
 import subprocess
 import sys
 
-import libcst as cst
 from audit_support import REPOSITORY
 
 from audits.behaviour.audit import CHECKS, audit_behaviour
-from audits.behaviour.cases import suite_cases
-from audits.behaviour.renaming import rename_program
+from audits.behaviour.cases import library_cases, suite_cases
+from audits.behaviour.renaming import rename_package
 from audits.behaviour.structure import REWRITES, rewrite
 from compiler.backends import TARGETS
+from compiler.compat.corpus import default_corpus
 from compiler.suite import SUITE
 
 
@@ -24,17 +24,38 @@ def test_every_check_is_clean_on_the_suite_for_every_backend_and_configuration()
     assert [finding.as_text() for finding in findings] == []
 
 
+def test_every_check_is_clean_on_the_ntops_kernels_for_every_backend_and_configuration():
+    """Code written elsewhere: ntops' kernels, made by its own premake, renamed as a package."""
+    cases = library_cases(default_corpus())
+    assert len(cases) >= 15
+    checks = [check for check in CHECKS if check != "imports"]  # the suite test covers imports
+    findings = audit_behaviour(cases, sorted(TARGETS), checks=checks, seed=12)
+    assert [finding.as_text() for finding in findings] == []
+
+
 def test_the_renaming_reaches_every_name_the_author_chose(tmp_path):
-    case = next(case for case in suite_cases(["softmax"]))
-    renamed = rename_program(case.path, tmp_path, package=case.package, extra_names=["softmax"])
-    text = renamed.path.read_text()
-    module = cst.parse_module(text)
-    assert renamed.path.stem == renamed.mapping["softmax"]  # the file (and module) too
+    case = suite_cases(["softmax"])[0]
+    renamed = rename_package(case.folder, case.package, tmp_path, extra_names=["softmax"])
+    path = renamed.file(case.path)
+    text = path.read_text()
+    assert path.stem == renamed.mapping["softmax"]  # the file (and module) too
+    assert path.parent.name == renamed.new_package != "programs"
     for name in ("arrangement", "application", "tensors", "input", "output", "BLOCK_SIZE"):
         assert name not in text.replace("ntl.", ""), name
     assert repr(renamed.mapping["BLOCK_SIZE"]) in text  # Symbol("BLOCK_SIZE") renamed
     assert "softmax" not in text.lower()  # the docstring was replaced
-    assert module.code == text
+
+
+def test_a_library_renamed_as_a_package_keeps_working(tmp_path):
+    """ntops renamed whole: its modules, imports through the package, keywords through
+    functools.partial; builtins its modules' names shadow elsewhere (max, abs) stay builtins."""
+    case = library_cases(default_corpus(), ["ntops.add"])[0]
+    renamed = rename_package(case.folder, case.package, tmp_path, seed=5)
+    element_wise = renamed.file(case.folder / "kernels" / "element_wise.py").read_text()
+    assert "max(" in element_wise and "ntops" not in element_wise
+    add = renamed.file(case.path).read_text()
+    assert f"from {renamed.module('ntops.kernels.element_wise')} import " in add
+    assert f"{renamed.mapping['block_size']}={renamed.mapping['block_size']}" in add
 
 
 def test_the_renaming_is_random_unless_seeded(tmp_path):
@@ -43,7 +64,7 @@ def test_the_renaming_is_random_unless_seeded(tmp_path):
     for number, seed in enumerate((1, 1, None)):
         folder = tmp_path / str(number)
         folder.mkdir()
-        maps.append(rename_program(case.path, folder, package=case.package, seed=seed).mapping)
+        maps.append(rename_package(case.folder, case.package, folder, seed=seed).mapping)
     assert maps[0] == maps[1] != maps[2]
 
 
