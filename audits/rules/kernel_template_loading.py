@@ -1,4 +1,9 @@
-"""LWA004: template engines, template files and kernel source files read by compiler code."""
+"""LWA004: template engines, template files and kernel source files read by compiler code.
+
+`string.Template` is judged by its text: one that reads as code (kernel markers, several lines,
+`;`, `{`, `}` or `=`), that is nothing but placeholders, or that the audit cannot read is
+flagged; a message (`Template("cannot lower $op: ...")`) is not a kernel template, whatever
+builds it."""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import re
 
 import libcst as cst
 
+from audits.kernel_text import kernel_markers
 from audits.rules.base import Rule, RuleInfo
 from audits.rules.batch import descendants
 from audits.syntax import STRING_NODES, call_arguments, callee_name, dotted_name
@@ -25,6 +31,8 @@ _RESOURCE_FILES = {"files", "resources.files", "importlib.resources.files", "as_
 _TEMPLATE_FILE = re.compile(r"\.(?:tpl|tmpl|jinja2?|j2|mako|mustache|hbs|template)$")
 _KERNEL_FILE = re.compile(r"\.(?:cu|cuh|ptx|cl|metal|hip|cubin|fatbin|triton|tir)(?:\.\w+)?$")
 _WRITE_MODE = re.compile(r"[wax+]")
+_CODE_LIKE = re.compile(r"[\n;{}=]")
+_PLACEHOLDER = re.compile(r"\$(?:\w+|\{\w+\})")
 # Files a package ships that hold data or documents, not code: reading them is not a template.
 _DATA_FILE = re.compile(
     r"(?:^|/)(?:VERSION|LICENSE|README|COPYING|NOTICE)(?:\.\w+)?$"
@@ -46,8 +54,9 @@ class KernelTemplateLoading(Rule):
     must_flag = (
         "import jinja2",
         "from jinja2 import Environment, FileSystemLoader",
-        "from string import Template",
         "import string\nKERNEL = string.Template('x = $y')",
+        "from string import Template\nK = Template('__global__ void $name(float* x)')",
+        "from string import Template as T\ndef body(text):\n    return T(text)",
         "def load():\n    return open('kernels/matmul.cu.tpl').read()",
         "from pathlib import Path\nSRC = (Path(__file__).parent / 'mm.cu').read_text()",
         "import pkgutil\nSRC = pkgutil.get_data(__name__, 'kernels/softmax.cuh')",
@@ -68,6 +77,8 @@ class KernelTemplateLoading(Rule):
         "def version():\n    return (ROOT / 'VERSION').read_text()",
         "def read(path):\n    return open(path).read()",
         "CONFIG = 'targets.toml'",
+        "from string import Template\nMESSAGE = Template('cannot lower $op: add a generic pass')\n"
+        "def fail(op):\n    raise ValueError(MESSAGE.substitute(op=op))",
     )
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -77,13 +88,17 @@ class KernelTemplateLoading(Rule):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         module = dotted_name(node.module) if node.module else None
         if module == "string" and not isinstance(node.names, cst.ImportStar):
-            if any(alias.name.value == "Template" for alias in node.names):
-                self.report(node, "imports string.Template", "string.Template")
-                return
+            for alias in node.names:
+                if alias.name.value == "Template":  # judged where it is called, by its text
+                    self._string_templates.add(
+                        (alias.asname.name if alias.asname else alias.name).value
+                    )
+            return
         self._flag_engine_module(node, module)
 
     def __init__(self, context) -> None:
         super().__init__(context)
+        self._string_templates: set[str] = {"string.Template"}  # names bound to it
         # names bound to paths next to the code -> the strings their paths are built from
         self._package_paths: dict[str, list[str]] = {}
 
@@ -96,8 +111,11 @@ class KernelTemplateLoading(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         callee = callee_name(node)
         arguments = call_arguments(node)
-        root = (dotted_name(node.func) or "").split(".")[0]
-        if callee in _ENGINE_CALLS or root in _ENGINES:
+        dotted = dotted_name(node.func) or ""
+        root = dotted.split(".")[0]
+        if dotted in self._string_templates:
+            self._flag_string_template(node, arguments)
+        elif callee in _ENGINE_CALLS or root in _ENGINES:
             self.report(node, f"uses a template API ({callee})", callee)
         elif callee in ("import_module", "__import__") and arguments:
             self._flag_engine_module(node, self.context.evaluator.template(arguments[0]))
@@ -111,6 +129,17 @@ class KernelTemplateLoading(Rule):
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
         self._flag_template_name(node)
+
+    def _flag_string_template(self, node: cst.Call, arguments) -> None:
+        text = self.context.evaluator.template(arguments[0]) if arguments else None
+        if text is None:
+            self.report(node, "builds a string.Template from text it cannot read", "Template")
+        elif (
+            kernel_markers(text)
+            or _CODE_LIKE.search(text)
+            or not _PLACEHOLDER.sub("", text).strip()
+        ):
+            self.report(node, f"builds a string.Template of code {text[:60]!r}", "Template")
 
     def _flag_read(self, node: cst.Call) -> None:
         texts = self._strings_under(node)
