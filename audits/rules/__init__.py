@@ -2,6 +2,8 @@
 
 from audits.rules.backend_name_flag import BackendNameFlag
 from audits.rules.base import FileContext, Report, Rule, RuleInfo
+from audits.rules.foreign_rebinding import ForeignRebinding
+from audits.rules.identity_flow import IdentityFlow
 from audits.rules.kernel_source_text import KernelSourceText
 from audits.rules.kernel_template_loading import KernelTemplateLoading
 from audits.rules.opaque_code_blob import OpaqueCodeBlob
@@ -17,6 +19,8 @@ RULES: tuple[type[Rule], ...] = (
     UnregisteredOpName,
     BackendNameFlag,
     OpaqueCodeBlob,
+    IdentityFlow,
+    ForeignRebinding,
 )
 
 INTEGRITY = RuleInfo(

@@ -23,6 +23,7 @@ FIXTURE_CONFIG = load_config(FIXTURE_PROJECT / "pyproject.toml")
 REPOSITORY_CONFIG = load_config(REPOSITORY / "pyproject.toml")
 BACKEND_SPECIFIC = frozenset({"LWA006"})  # a backend's own folder may name its backend
 UNREGISTERED_OP = 'legal = "math.lgamma"\n'  # only a configured op registry tells it is not an op
+IDENTITY_FLOW = frozenset({"LWA008"})
 
 # (host, its configuration, codes or plants its configuration does not apply to)
 HOSTS = [
@@ -43,7 +44,7 @@ HOSTS = [
     (
         NINETOOTHED_SITE / "ninetoothed" / "generation.py",
         NINETOOTHED_CONFIG,
-        BACKEND_SPECIFIC | {UNREGISTERED_OP},
+        BACKEND_SPECIFIC | {UNREGISTERED_OP} | IDENTITY_FLOW,  # re-emits the program's source
     ),
 ]
 _REGISTRIES = {}
@@ -98,6 +99,45 @@ PLANTS = [
     ("LWA006", "function", 'if getattr({arg}, "backend", "") == "cuda":\n    return None\n'),
     ("LWA006", "function", "if isinstance({arg}, CudaTarget):\n    return None\n"),
     ("LWA006", "function", 'if {arg}.name == "triton":\n    return None\n'),
+    # who the kernel is, read from data that is no string literal (`program`: a user's function)
+    (
+        "LWA008",
+        "function",
+        "key = hashlib.sha256(str({arg}.kernel_name).encode()).hexdigest()\n"
+        'if key[:4] == "a1b2":\n    return None\n',
+    ),
+    ("LWA008", "function", 'if "online" in (program.__doc__ or ""):\n    return None\n'),
+    (
+        "LWA008",
+        "function",
+        'hints = program.__annotations__\nif "scale" in hints:\n    return None\n',
+    ),
+    (
+        "LWA008",
+        "function",
+        "names = list(inspect.signature(program).parameters)\nchosen = WARPS.get(names[0])\n",
+    ),
+    (
+        "LWA008",
+        "function",
+        'for word in Path(__file__).with_name("warps").read_text().split():\n'
+        "    if word:\n        return None\n",
+    ),
+    ("LWA008", "function", 'if os.environ.get("NT_FAST"):\n    return None\n'),
+    (
+        "LWA008",
+        "function",
+        'for entry in os.listdir("."):\n    if entry.endswith(".x"):\n        return None\n',
+    ),
+    ("LWA008", "function", 'text = "\\n".join([inspect.getsource(program), "x"])\n'),
+    # another module's code replaced from here
+    (
+        "LWA009",
+        "module",
+        "from . import sibling\n\n\ndef patched(*args):\n    return None\n\n\n"
+        "sibling.Pass.run = patched\n",
+    ),
+    ("LWA009", "module", 'from . import sibling\n\nsetattr(sibling, "emit", lambda *a: "")\n'),
 ]
 
 

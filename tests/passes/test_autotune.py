@@ -86,7 +86,7 @@ def test_a_candidate_that_fails_is_skipped_and_reported(make_target, tmp_path):
     device = FakeDevice(failing=[{"BM": 64, "BN": 128}])
     chosen, remarks = schedule(make_target(), Tuner("t", device, None), max_num_configs=12)
     assert chosen != {"BM": 64, "BN": 128}
-    assert "1 failed: BM=64,BN=128 failed: RuntimeError: out of shared memory" in remarks[0]
+    assert "1 failed: BM=64,BN=128 failed: RuntimeError('out of shared memory')" in remarks[0]
 
 
 def test_all_candidates_failing_is_an_error_with_the_fix(make_target):

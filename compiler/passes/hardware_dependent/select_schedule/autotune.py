@@ -71,7 +71,7 @@ def tune(tuner: Tuner, key: str, options: list[Schedule]) -> Choice:
         try:
             timings.append((tuner.measure(schedule), schedule))
         except Exception as error:  # a candidate that cannot compile or run is not chosen
-            failures.append(f"{_spell(schedule)} failed: {type(error).__name__}: {error}"[:160])
+            failures.append(f"{_spell(schedule)} failed: {error!r}"[:160])
     if not timings:
         raise PassError(
             f"ssa.select_schedule: none of {len(options)} candidate schedules ran on "
