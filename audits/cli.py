@@ -11,7 +11,8 @@ traces --suite   compile this repository's kernel suite for every backend and au
 behaviour        run the compiler to prove lowering generic: renaming, purity, imports, clean-room
                  replay, structure stability over the suite's kernels (or --corpus FILE: the
                  ntops kernels of `make bench`) × backends × configurations (--backend,
-                 --kernel, --configuration, --check: only those; --seed N: the renaming's)
+                 --kernel, --configuration given|scheduled|candidates, --check: only those;
+                 --seed N: the renaming's)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from audits.baseline import render_baseline
 from audits.behaviour.audit import CHECKS
+from audits.behaviour.cases import CONFIGURATIONS
 from audits.catalogue import all_rules
 from audits.config import ConfigError, load_config
 from audits.engine import AuditReport, NoFilesScanned, audit_project
@@ -92,7 +94,7 @@ def _traces(arguments: argparse.Namespace) -> int:
 
 def _behaviour(arguments: argparse.Namespace) -> int:
     from audits.behaviour.audit import audit_behaviour
-    from audits.behaviour.cases import CONFIGURATIONS, library_cases, suite_cases
+    from audits.behaviour.cases import DEFAULT_CONFIGURATIONS, library_cases, suite_cases
     from compiler.backends import TARGETS
     from compiler.errors import CompileError
 
@@ -111,7 +113,7 @@ def _behaviour(arguments: argparse.Namespace) -> int:
     findings = audit_behaviour(
         cases,
         backends,
-        configurations=arguments.configuration or CONFIGURATIONS,
+        configurations=arguments.configuration or DEFAULT_CONFIGURATIONS,
         checks=arguments.check or CHECKS,
         seed=arguments.seed,
         progress=lambda text: print(f"lowering-audit: {text}", file=sys.stderr, flush=True),
@@ -181,7 +183,10 @@ def _parser() -> argparse.ArgumentParser:
         "--corpus", help="a library corpus (ntops tarball or folder): its kernels, not the suite's"
     )
     behaviour.add_argument(
-        "--configuration", action="append", choices=("given", "scheduled"), help="block sizes"
+        "--configuration",
+        action="append",
+        choices=CONFIGURATIONS,
+        help="block sizes given, left to the schedule, or each autotuning candidate's",
     )
     behaviour.add_argument("--check", action="append", choices=CHECKS)
     behaviour.add_argument("--seed", type=int, help="of the renaming (default: random)")

@@ -20,10 +20,20 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from audits.behaviour import identity, purity, replay, structure
-from audits.behaviour.cases import CONFIGURATIONS, Case, compile_case
+from audits.behaviour.cases import (
+    CONFIGURATIONS,
+    DEFAULT_CONFIGURATIONS,
+    GIVEN,
+    SCHEDULED,
+    Case,
+    Configuration,
+    compile_case,
+    tuning_candidates,
+)
 from audits.behaviour.renaming import Renamed, rename_package
 from audits.behaviour.rules import (
     CANNOT_COMPILE,
@@ -37,6 +47,7 @@ from audits.findings import Finding
 from audits.rules.base import RuleInfo
 
 CHECKS = ("imports", "purity", "identity", "structure", "replay")
+CANDIDATES = 2  # tuning candidates audited per kernel and backend
 PACKAGE = "compiler"
 FRONT_END = ("compiler/frontend", "compiler/dsl")
 
@@ -45,20 +56,25 @@ def audit_behaviour(
     cases: Sequence[Case],
     backends: Iterable[str],
     *,
-    configurations: Iterable[str] = CONFIGURATIONS,
+    configurations: Iterable[str] = DEFAULT_CONFIGURATIONS,
     checks: Iterable[str] = CHECKS,
     root: Path | None = None,
     seed: int | None = None,
+    candidates: int = CANDIDATES,
     progress=lambda text: None,
 ) -> list[Finding]:
-    """Findings of `checks` for every case × backend × configuration. `root`: the project whose
-    `compiler` package is audited (the working tree as it is, new files included); `seed`: of the
-    renaming (random when None; the findings name it). `progress(text)` hears each step."""
+    """Findings of `checks` for every case × backend × configuration (`given`, `scheduled`,
+    `candidates`: up to `candidates` of the schedules autotuning would time, each given at the
+    call). `root`: the project whose `compiler` package is audited (the working tree as it is, new
+    files included); `seed`: of the renaming (random when None; the findings name it).
+    `progress(text)` hears each step."""
     root = (root or Path.cwd()).resolve()
     checks = set(checks)
-    unknown = checks - set(CHECKS)
+    unknown = (checks - set(CHECKS)) | (set(configurations) - set(CONFIGURATIONS))
     if unknown:
-        raise ValueError(f"unknown check(s) {', '.join(sorted(unknown))}; known: {CHECKS}")
+        known = ", ".join(CHECKS + CONFIGURATIONS)
+        raise ValueError(f"unknown check(s) or configuration(s) {sorted(unknown)}; known: {known}")
+    plan = _Plan(tuple(configurations), candidates)
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
     findings: list[Finding] = []
     if "imports" in checks:
@@ -67,9 +83,7 @@ def audit_behaviour(
     with tempfile.TemporaryDirectory(prefix="behaviour-") as work:
         renamings = _Renamings(cases, Path(work), seed)
         for backend in backends:
-            findings += _audit_backend(
-                cases, backend, configurations, checks, root, renamings, progress
-            )
+            findings += _audit_backend(cases, backend, plan, checks, root, renamings, progress)
     return sorted(set(findings))
 
 
@@ -97,19 +111,43 @@ class _Renamings:
         return self.made[key]
 
 
-def _audit_backend(cases, backend, configurations, checks, root, renamings, progress):
+@dataclass(frozen=True)
+class _Plan:
+    configurations: tuple[str, ...]
+    candidates: int
+
+    def each(self, case: Case, backend: str) -> list[Configuration]:
+        """The configurations to audit `case` in (tuning candidates found by compiling it)."""
+        found = []
+        for name in self.configurations:
+            if name == "candidates":
+                scheduled = _compile(case, backend, SCHEDULED, what="the program (candidates)")
+                found += tuning_candidates(scheduled, self.candidates)
+            else:
+                found.append(GIVEN if name == "given" else SCHEDULED)
+        return found
+
+
+def _audit_backend(cases, backend, plan: _Plan, checks, root, renamings, progress):
     findings, compiled = [], {}
-    for configuration in configurations:
-        for case in cases:
-            progress(f"{backend} {case.name} ({configuration})")
-            where = f"behaviour/{backend}/{case.name}/{configuration}"
+    for case in cases:
+        try:
+            configurations = plan.each(case, backend)
+        except _Uncompiled as error:
+            where = f"behaviour/{backend}/{case.name}/candidates"
+            findings.append(_finding(CANNOT_COMPILE, where, 1, str(error), "compile"))
+            configurations = [c for c in (GIVEN, SCHEDULED) if c.label in plan.configurations]
+        for configuration in configurations:
+            label = configuration.label
+            progress(f"{backend} {case.name} ({label})")
+            where = f"behaviour/{backend}/{case.name}/{label}"
             try:
                 found, artifact = _audit_case(case, backend, configuration, checks, root, renamings)
             except _Uncompiled as error:
                 findings.append(_finding(CANNOT_COMPILE, where, 1, str(error), "compile"))
             else:
                 findings += found
-                compiled[f"{case.name}/{configuration}"] = artifact
+                compiled[f"{case.name}/{label}"] = artifact
     if "replay" in checks and compiled:
         progress(f"{backend}: replaying {len(compiled)} compiles in a clean process")
         findings += _replay_findings(backend, compiled, root)
@@ -120,7 +158,7 @@ class _Uncompiled(Exception):
     pass
 
 
-def _compile(case: Case, backend: str, configuration: str, renamed=None, what="the program"):
+def _compile(case: Case, backend: str, configuration: Configuration, renamed=None, what="it"):
     try:
         return compile_case(case, backend, configuration, renamed)
     except Exception as error:
@@ -128,13 +166,18 @@ def _compile(case: Case, backend: str, configuration: str, renamed=None, what="t
 
 
 def _audit_case(
-    case: Case, backend: str, configuration: str, checks: set, root: Path, renamings: _Renamings
+    case: Case,
+    backend: str,
+    configuration: Configuration,
+    checks: set,
+    root: Path,
+    renamings: _Renamings,
 ) -> tuple[list[Finding], object]:
     """The case's findings, and its artifact for the replay."""
-    where = f"behaviour/{backend}/{case.name}/{configuration}"
+    where = f"behaviour/{backend}/{case.name}/{configuration.label}"
     findings = []
     with purity.recording(root, PACKAGE, FRONT_END, [case.path.parent]) as events:
-        original = _compile(case, backend, configuration)
+        original = _compile(case, backend, configuration, what="the program")
     if "purity" in checks:
         findings += [
             _finding(PURITY, e.path, e.line, f"while lowering {where}: {e.what}", e.what)

@@ -7,7 +7,9 @@ configurations users compile them in.
   imported with `ninetoothed` bound to this compiler; the kernel is named after its application.
 
 Configurations: `given` binds the block sizes the case gives (nothing left to schedule);
-`scheduled` leaves them unbound, so `ssa.select_schedule` chooses. A case compiles from its own
+`scheduled` leaves them unbound, so `ssa.select_schedule` chooses; `candidates` compiles, block
+sizes unbound, with the meta values of each schedule measured autotuning would time
+(`tuning_candidates`). A case compiles from its own
 files, from a renamed copy of its package (`renaming.py`), or from a rewritten copy of its
 program file (`structure.py`). The compiler is imported inside functions only: the rest of
 `audits` runs without it.
@@ -25,7 +27,18 @@ from typing import Any
 
 from audits.behaviour.renaming import Renamed, importable, rename_package
 
-CONFIGURATIONS = ("given", "scheduled")
+
+@dataclass(frozen=True)
+class Configuration:
+    label: str  # where findings point: behaviour/<backend>/<kernel>/<label>
+    binds_block_sizes: bool  # the case's block sizes bound into the arrangement
+    schedule: tuple[tuple[str, int], ...] = ()  # meta values given at the call
+
+
+GIVEN = Configuration("given", True)
+SCHEDULED = Configuration("scheduled", False)
+CONFIGURATIONS = ("given", "scheduled", "candidates")  # what a user may ask for
+DEFAULT_CONFIGURATIONS = ("given", "scheduled")
 
 
 @dataclass(frozen=True)
@@ -38,7 +51,7 @@ class Case:
     call_kwargs: Mapping[str, Any] = field(default_factory=dict)
     kernel_name: str | None = None  # None: the application's name
 
-    def program(self, configuration: str, renamed: Renamed | None) -> tuple:
+    def program(self, configuration: Configuration, renamed: Renamed | None) -> tuple:
         """(arrangement, application, tensors), from the renamed package when given."""
         raise NotImplementedError
 
@@ -51,7 +64,7 @@ class Case:
 class SuiteCase(Case):
     arrangement_kwargs: Mapping[str, Any] = field(default_factory=dict)
 
-    def program(self, configuration: str, renamed: Renamed | None) -> tuple:
+    def program(self, configuration: Configuration, renamed: Renamed | None) -> tuple:
         import compiler.dsl
         from compiler.suite.loader import load_program
 
@@ -63,7 +76,8 @@ class SuiteCase(Case):
         bound = {
             name(key): value
             for key, value in self.arrangement_kwargs.items()
-            if configuration == "given" or not getattr(parameters[name(key)].default, "meta", 0)
+            if configuration.binds_block_sizes
+            or not getattr(parameters[name(key)].default, "meta", 0)
         }
         if bound:
             arrangement = functools.update_wrapper(
@@ -79,7 +93,7 @@ class LibraryCase(Case):
     premake_args: tuple = ()
     premake_kwargs: Mapping[str, Any] = field(default_factory=dict)
 
-    def program(self, configuration: str, renamed: Renamed | None) -> tuple:
+    def program(self, configuration: Configuration, renamed: Renamed | None) -> tuple:
         import compiler.dsl
         from compiler.compat.library import library_imports
 
@@ -88,7 +102,7 @@ class LibraryCase(Case):
         kwargs = {
             name(key): value
             for key, value in self.premake_kwargs.items()
-            if configuration == "given" or not key.startswith("block_size")
+            if configuration.binds_block_sizes or not key.startswith("block_size")
         }
         paths = [renamed.directory] if renamed else list(self.import_paths)
         module_name = renamed.module(self.module) if renamed else self.module
@@ -176,15 +190,13 @@ def library_cases(corpus: Path | str, names: Iterable[str] | None = None) -> lis
 
 
 def compile_case(
-    case: Case, backend: str, configuration: str, renamed: Renamed | None = None
+    case: Case, backend: str, configuration: Configuration, renamed: Renamed | None = None
 ) -> Any:
     """The artifact of `case` for `backend` in `configuration`; from the renamed package when
     `renamed` is given (every name the authors chose mapped, the kernel's name included)."""
     import compiler.dsl
     from compiler.dsl.symbol import block_sizes_numbered_from
 
-    if configuration not in CONFIGURATIONS:
-        raise ValueError(f"unknown configuration {configuration!r}: {', '.join(CONFIGURATIONS)}")
     name = renamed.name if renamed else (lambda old: old)
     # Generated block-size names count up process-wide: number each compile's the same.
     with block_sizes_numbered_from(0):
@@ -196,5 +208,30 @@ def compile_case(
         handle = compiler.dsl.make(arrangement, application, tensors, backend=backend)
         if case.kernel_name:
             handle.kernel_name = name(case.kernel_name)
-        call_kwargs = {name(key): value for key, value in case.call_kwargs.items()}
+        given = {**case.call_kwargs, **dict(configuration.schedule)}
+        call_kwargs = {name(key): value for key, value in given.items()}
         return handle.compile(*case.make_args(), **call_kwargs)
+
+
+def tuning_candidates(artifact, limit: int) -> list[Configuration]:
+    """Up to `limit` of the schedules `ssa.select_schedule` would time for a `scheduled` artifact
+    (its own choice left out), as configurations."""
+    from compiler.backends.registry import get_target
+    from compiler.ir.parser import parse_kernel
+    from compiler.passes.base import PassContext
+    from compiler.passes.registry import get
+
+    target = get_target(artifact.backend, artifact.device)
+    context = PassContext(target=target, options=dict(artifact.lowering.get("options", {})))
+    schedule_pass = get("ssa.select_schedule")()
+    chosen = dict(artifact.schedule)
+    found = schedule_pass.tuning_candidates(parse_kernel(artifact.initial_ssa), context)
+    others = [candidate for candidate in found if candidate != chosen][:limit]
+    return [
+        Configuration(
+            "candidate " + ",".join(f"{k}={v}" for k, v in candidate.items()),
+            False,
+            tuple(candidate.items()),
+        )
+        for candidate in others
+    ]

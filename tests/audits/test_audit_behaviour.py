@@ -24,6 +24,14 @@ def test_every_check_is_clean_on_the_suite_for_every_backend_and_configuration()
     assert [finding.as_text() for finding in findings] == []
 
 
+def test_the_schedules_autotuning_would_time_are_clean_too():
+    """On CPU targets the tile cap leaves one candidate (the rule's); Triton's have several."""
+    findings = audit_behaviour(
+        suite_cases(), ["triton"], configurations=["candidates"], checks=CHECKS, seed=13
+    )
+    assert [finding.as_text() for finding in findings] == []
+
+
 def test_every_check_is_clean_on_the_ntops_kernels_for_every_backend_and_configuration():
     """Code written elsewhere: ntops' kernels, made by its own premake, renamed as a package."""
     cases = library_cases(default_corpus())

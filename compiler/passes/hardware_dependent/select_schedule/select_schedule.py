@@ -81,6 +81,34 @@ class SelectSchedule(Pass):
     def _choose(
         self, kernel: Kernel, ctx: PassContext, meta: dict[str, tuple]
     ) -> tuple[dict[str, int], list[str]]:
+        schedule, reasons, free = self._static(kernel, ctx, meta)
+        if not free:
+            return schedule, reasons
+        if ctx.tuner is None or not self.tune:
+            why = (
+                "tuning is off"
+                if ctx.tuner
+                else "nothing lent a tuner: kernels are timed on a GPU, or with autotune='measure'"
+            )
+            return schedule, reasons + [f"static rule ({why})"]
+        options = self._candidates(kernel, ctx, free, schedule)
+        choice = tune(ctx.tuner, tuning_key(print_kernel(kernel), ctx.tuner.identity), options)
+        kept = [r for r, name in zip(reasons, meta, strict=True) if name not in choice.schedule]
+        spelled = ", ".join(f"{n}={v}" for n, v in choice.schedule.items())
+        return schedule | choice.schedule, kept + [f"{spelled} ({choice.reason})"]
+
+    def tuning_candidates(self, kernel: Kernel, ctx: PassContext) -> list[Schedule]:
+        """The schedules measured autotuning would time for `kernel` (not yet run through this
+        pass), for the meta symbols nobody gave; [] when every symbol is given."""
+        meta = {name: (low or 1, high) for name, low, high in kernel.attrs.get("meta", [])}
+        schedule, _, free = self._static(kernel, ctx, meta)
+        return self._candidates(kernel, ctx, free, schedule) if free else []
+
+    def _static(
+        self, kernel: Kernel, ctx: PassContext, meta: dict[str, tuple]
+    ) -> tuple[dict[str, int], list[str], dict[str, tuple]]:
+        """(the values given or chosen by the static rule, their reasons, the symbols nobody
+        gave with their bounds)."""
         given = self._given(ctx, meta)
         unknown = sorted(set(dict(self.values)) - set(meta))
         if unknown:
@@ -89,9 +117,7 @@ class SelectSchedule(Pass):
                 f"meta symbols: {', '.join(meta) or 'none'}"
             )
         dot_min = _dot_min(kernel, ctx)
-        # A target that holds tiles in arrays of its own memory caps their size (`tile_cap`).
-        target_cap = (ctx.target.capability("tile_cap") if ctx.target else None) or self.tune_cap
-        cap = min(self.cap, target_cap)
+        cap = min(self.cap, self._target_cap(ctx))
         schedule, reasons = {}, []
         for name, (low, high) in meta.items():
             if name in given:
@@ -102,30 +128,21 @@ class SelectSchedule(Pass):
                 value, why = self._rule(low, high, dot_min.get(name, 1), cap)
             schedule[name] = value
             reasons.append(f"{name}={value} ({why})")
-        free = {n: meta[n] for n in meta if n not in given}
-        if not free:
-            return schedule, reasons
-        if ctx.tuner is None or not self.tune:
-            why = (
-                "tuning is off"
-                if ctx.tuner
-                else "nothing lent a tuner: kernels are timed on a GPU, or with autotune='measure'"
-            )
-            return schedule, reasons + [f"static rule ({why})"]
-        tune_cap = min(self.tune_cap, target_cap)
-        options = self._candidates(kernel, ctx, free, schedule, dot_min, tune_cap)
-        choice = tune(ctx.tuner, tuning_key(print_kernel(kernel), ctx.tuner.identity), options)
-        kept = [r for r, name in zip(reasons, meta, strict=True) if name not in choice.schedule]
-        spelled = ", ".join(f"{n}={v}" for n, v in choice.schedule.items())
-        return schedule | choice.schedule, kept + [f"{spelled} ({choice.reason})"]
+        return schedule, reasons, {n: meta[n] for n in meta if n not in given}
+
+    def _target_cap(self, ctx: PassContext) -> int:
+        """A target that holds tiles in arrays of its own memory caps their size (`tile_cap`)."""
+        return (ctx.target.capability("tile_cap") if ctx.target else None) or self.tune_cap
 
     def _given(self, ctx: PassContext, meta: dict) -> dict[str, object]:
         return {k: v for k, v in ctx.options.items() if k in meta} | dict(self.values)
 
     def _candidates(
-        self, kernel: Kernel, ctx: PassContext, free: dict, rule: Schedule, dot_min: dict, cap: int
+        self, kernel: Kernel, ctx: PassContext, free: dict, rule: Schedule
     ) -> list[Schedule]:
         """The caller's configurations (`ctx.options["configs"]`), else generated ones."""
+        dot_min = _dot_min(kernel, ctx)
+        cap = min(self.tune_cap, self._target_cap(ctx))
         limit = ctx.options.get("max_num_configs") or self.max_configs
         given = ctx.options.get("configs")
         if given:
