@@ -74,7 +74,7 @@ def test_the_table_shows_the_difference_the_scripted_model_was_given(recorded):
         "No suppression comment was added",
     ]
     assert suppressed["gate_failures"] == {"audit": 1}
-    assert suppressed["audit_findings"] == {"LWA001": 1, "LWA002": 5}
+    assert suppressed["audit_findings"] == {"LWA001": 1, "LWA002": 5, "LWA008": 1}
     assert {k: r["skill_activated"] for k, r in records.items()} == {
         k: k.split("/")[3] == "with" for k in records
     }
