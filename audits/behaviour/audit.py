@@ -197,7 +197,10 @@ def _audit_case(
                 rewritten = structure.rewrite(case, kind, Path(folder))
                 if rewritten is None:
                     continue
-                other = _compile(rewritten, backend, configuration, what=f"the {kind} rewrite")
+                try:
+                    other = compile_case(rewritten, backend, configuration)
+                except Exception:  # a rewrite the program does not take is skipped, not judged
+                    continue
                 before, after = structure.decision(original), structure.decision(other)
                 if before != after:
                     message = f"the {kind} rewrite changes the schedule: {before} became {after}"
@@ -206,7 +209,11 @@ def _audit_case(
 
 
 def _import_findings(root: Path) -> list[Finding]:
-    result = _child(["-m", "audits.behaviour.imports", PACKAGE], root)
+    try:
+        result = _child(["-m", "audits.behaviour.imports", PACKAGE], root)
+    except RuntimeError as error:  # importing the compiler itself failed: that is the finding
+        what = f"importing the compiler's modules failed: {str(error)[-600:]}"
+        return [_finding(IMPORT_REBINDING, PACKAGE, 1, what, "imports")]
     findings = []
     for found in result["findings"]:
         path = Path(found["file"]).resolve()
@@ -218,7 +225,11 @@ def _import_findings(root: Path) -> list[Finding]:
 
 
 def _replay_findings(backend: str, compiled: dict, root: Path) -> list[Finding]:
-    differences = _child(["-m", "audits.behaviour.replay"], root, replay.request(compiled))
+    try:
+        differences = _child(["-m", "audits.behaviour.replay"], root, replay.request(compiled))
+    except RuntimeError as error:  # the clean room itself failed: that is the finding
+        what = f"the clean-room replay failed: {str(error)[-600:]}"
+        return [_finding(CLEAN_ROOM_REPLAY, f"behaviour/{backend}", 1, what, "clean room")]
     return [
         _finding(
             CLEAN_ROOM_REPLAY,

@@ -1,15 +1,16 @@
-"""Clean-room replay: each pass and the emitter, run again in a fresh process, give what the
-compile recorded.
+"""Clean-room replay: each pass and the emitter, run again in a fresh process, give what the compile
+recorded.
 
 The parent sends artifacts (initial IR, trace, final SSA, source, what lowering was given) to
 `python -m audits.behaviour.replay`. The child imports the IR core, the pass registry and manager,
-each pass's own module (named by the parent) and the target records; never the front end, the
-suite or the program. For every trace entry it parses the recorded input IR, runs that one pass
-with the recorded options and the same target record and caller options, and compares the printed
-output and remarks with the recorded ones; then it emits the final SSA with the target record and
-compares the source. Anything that changed the results outside the registered passes and the
-emitter (state the front end left behind, a wrapper around the pass manager, a module that edits
-the source after emission) shows up as a difference.
+each pass's own module (named by the parent) and the target records; never the front end, the suite
+or the program. For every trace entry it parses the recorded input IR, runs that one pass with the
+recorded options and the same target record and caller options, and compares the printed output and
+remarks with the recorded ones; then it emits the final SSA with the target record (`emit`, the
+shared emitter itself) and compares the source. Importing the front end, the suite or the runtime
+along the way is a difference too. Anything that changed the results outside the registered passes
+and the emitter (state the front end left behind, a wrapper around the pass manager, a module that
+edits the source after emission) shows up as a difference.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def request(artifacts: dict[str, object]) -> dict:
 
 def replay(document: dict) -> list[dict]:
     """One {kernel, stage number, stage, difference} per stage that does not replay."""
-    from compiler.backends.artifact import build_artifact
+    from compiler.backends.emitter import emit
     from compiler.backends.registry import get_target
     from compiler.ir.parser import parse_kernel
     from compiler.passes.base import PassContext, format_option
@@ -86,14 +87,15 @@ def replay(document: dict) -> list[dict]:
                 differences.append(_record(artifact, number, f"pass {entry['pass']}", difference))
             text = entry["ir"]
         final_target = _widened(target, artifact["index_bits"])
-        source = build_artifact(parse_kernel(artifact["ssa"]), final_target, ssa=artifact["ssa"])
-        difference = _difference(artifact["source"], source.source)
+        source = emit(parse_kernel(artifact["ssa"]), final_target, ssa=artifact["ssa"])
+        difference = _difference(artifact["source"], source)
         if difference:
             stage = len(artifact["trace"]) + 1
             differences.append(_record(artifact, stage, "emitter", difference))
     leaked = sorted(m for m in sys.modules if m.startswith(_FORBIDDEN_PREFIXES))
-    if leaked:
-        raise RuntimeError(f"the clean room imported {', '.join(leaked)}")
+    if leaked:  # a pass, the emitter or a target record reaches for the program's side
+        what = f"replaying imported {', '.join(leaked[:4])}: lowering depends on the front end"
+        differences.append({"kernel": "(all)", "number": 1, "stage": "clean room", "what": what})
     return differences
 
 

@@ -6,9 +6,15 @@ Each rewrite is made with libcst on the program's text, written to a temporary f
 - `swap`: the operands of every `+` and `*` in the application swapped;
 - `reorder`: the first two adjacent independent assignments of the application swapped;
 - `unused`: a runtime scalar parameter added in front (to `tensors`, the arrangement, which passes
-  it through, and the application, which computes a value from it and never uses the value).
+  it through, and the application, which computes a value from it and never uses the value);
+- `used`: the same scalar, and every value the application stores into a parameter gets
+  `+ 0.0 * scalar` (the same numbers; more ops, which no pass can fold away);
+- `constants`: every float literal of the application moved by one part in a million (the same
+  shapes, ops and types; other numbers).
 
-A rewrite that does not apply to a program (nothing to swap) is skipped.
+The schedule may depend on shapes, types, op kinds and data volume, not on how many ops of a kind
+one program happens to have or which constants it uses. A rewrite that does not apply to a program
+(nothing to swap) or that the program does not take (a store the scalar cannot join) is skipped.
 """
 
 from __future__ import annotations
@@ -110,10 +116,12 @@ def _swapped(function: cst.FunctionDef) -> cst.FunctionDef | None:
 
 class _Unused(cst.CSTTransformer):
     """The scalar `_EXTRA` first in `tensors`, the arrangement (returned as is) and the
-    application (which computes `2 * _EXTRA` into a name it never reads)."""
+    application (which computes `2 * _EXTRA` into a name it never reads; with `used`, adds
+    `0.0 * _EXTRA` to every value it stores into a parameter)."""
 
-    def __init__(self) -> None:
+    def __init__(self, used: bool = False) -> None:
         self.done: set[str] = set()
+        self.used = used
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef):
         name = updated.name.value
@@ -125,8 +133,12 @@ class _Unused(cst.CSTTransformer):
         updated = updated.with_changes(params=params)
         if name == "application":
             dead = cst.parse_statement(f"{_EXTRA}_twice = 2.0 * {_EXTRA}\n")
+            body = list(updated.body.body)
+            if self.used:
+                parameters = {p.name.value for p in updated.params.params} - {_EXTRA}
+                body = [_joined(statement, parameters) for statement in body]
             self.done.add(name)
-            return _with_body(updated, [dead, *updated.body.body])
+            return _with_body(updated, [dead, *body])
         returns = [s for s in updated.body.body if _is_return(s)]
         if not returns:
             return updated
@@ -158,6 +170,39 @@ class _Unused(cst.CSTTransformer):
         return updated.with_changes(value=value.with_changes(elements=elements))
 
 
+def _joined(statement: cst.BaseStatement, parameters: set[str]) -> cst.BaseStatement:
+    """`p = value` for a parameter p becomes `p = value + 0.0 * _EXTRA`, at any depth."""
+
+    class Join(cst.CSTTransformer):
+        def leave_Assign(self, original, updated: cst.Assign):
+            targets = [t.target for t in updated.targets]
+            if not all(isinstance(t, cst.Name) and t.value in parameters for t in targets):
+                return updated
+            zero = cst.parse_expression(f"0.0 * {_EXTRA}")
+            value = updated.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            joined = cst.BinaryOperation(value, cst.Add(), zero)
+            return updated.with_changes(value=joined)
+
+    return statement.visit(Join())
+
+
+class _Constants(cst.CSTTransformer):
+    """Every float literal times (1 + 1e-6)."""
+
+    def __init__(self) -> None:
+        self.nudged = 0
+
+    def leave_Float(self, original, updated: cst.Float) -> cst.Float:
+        self.nudged += 1
+        return updated.with_changes(value=repr(float(updated.value) * (1 + 1e-6)))
+
+
+def _nudged(function: cst.FunctionDef) -> cst.FunctionDef | None:
+    constants = _Constants()
+    changed = function.visit(constants)
+    return changed if constants.nudged else None
+
+
 def _is_return(statement: cst.BaseStatement) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)
@@ -171,15 +216,15 @@ def rewrite(case: Case, kind: str, directory: Path) -> Case | None:
     """`case` with its program rewritten by `kind` into `directory`, or None where `kind` does not
     apply to it."""
     module = cst.parse_module(case.path.read_text())
-    if kind == "unused":
-        transformer = _Unused()
+    if kind in ("unused", "used"):
+        transformer = _Unused(used=kind == "used")
         changed = module.visit(transformer)
         if transformer.done != {"arrangement", "application", "tensors"}:
             return None
         make_args = case.make_args
         case = dataclasses.replace(case, make_args=lambda: [1.5, *make_args()])
     else:
-        transformer = _Application(_swapped if kind == "swap" else _reordered)
+        transformer = _Application({"swap": _swapped, "reorder": _reordered}.get(kind, _nudged))
         changed = module.visit(transformer)
         if not transformer.applied:
             return None
@@ -188,7 +233,7 @@ def rewrite(case: Case, kind: str, directory: Path) -> Case | None:
     return dataclasses.replace(case, path=path)
 
 
-REWRITES = ("swap", "reorder", "unused")
+REWRITES = ("swap", "reorder", "unused", "used", "constants")
 
 
 def decision(artifact) -> tuple:
