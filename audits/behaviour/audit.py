@@ -6,7 +6,9 @@ The checks (`CHECKS`), each a function of what the compiler does, not of how its
 - `purity`: the original compile reads nothing but its inputs (`purity.py`);
 - `identity`: the renamed program lowers to the same thing (`identity.py`, `renaming.py`);
 - `structure`: rewrites that change nothing computed keep the schedule (`structure.py`);
-- `replay`: each pass and the emitter replay in a clean process (`replay.py`, one per backend).
+- `replay`: each pass and the emitter replay in a clean process (`replay.py`, one per backend);
+- `provenance`: every word of the emitted source comes from the target record or the IR
+  (`provenance.py`).
 
 Findings point at `behaviour/<backend>/<kernel>/<configuration>:<stage>`, or, for purity and
 imports, at the compiler's file and line that did it.
@@ -23,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from audits.behaviour import identity, purity, replay, structure
+from audits.behaviour import identity, provenance, purity, replay, structure
 from audits.behaviour.cases import (
     CONFIGURATIONS,
     DEFAULT_CONFIGURATIONS,
@@ -40,13 +42,14 @@ from audits.behaviour.rules import (
     CLEAN_ROOM_REPLAY,
     IDENTITY_INVARIANCE,
     IMPORT_REBINDING,
+    PROVENANCE,
     PURITY,
     STRUCTURE_STABILITY,
 )
 from audits.findings import Finding
 from audits.rules.base import RuleInfo
 
-CHECKS = ("imports", "purity", "identity", "structure", "replay")
+CHECKS = ("imports", "purity", "identity", "structure", "replay", "provenance")
 CANDIDATES = 2  # tuning candidates audited per kernel and backend
 PACKAGE = "compiler"
 FRONT_END = ("compiler/frontend", "compiler/dsl")
@@ -183,6 +186,16 @@ def _audit_case(
             _finding(PURITY, e.path, e.line, f"while lowering {where}: {e.what}", e.what)
             for e in events
         ]
+    if "provenance" in checks:
+        from compiler.backends.registry import get_target
+
+        target = get_target(original.backend, original.device)
+        if original.index_bits > target.capability("index_bits", 64):
+            target = target.widened()
+        words = provenance.unexplained_words(original, target)
+        if words:
+            what = f"the emitted source has words from neither the target nor the IR: {words[:8]}"
+            findings.append(_finding(PROVENANCE, where, 1, what, ",".join(words[:8])))
     with tempfile.TemporaryDirectory(prefix="behaviour-") as folder:
         if "identity" in checks:
             renamed = renamings.of(case)

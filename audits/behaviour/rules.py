@@ -45,6 +45,14 @@ STRUCTURE_STABILITY = RuleInfo(
     fix="key schedule decisions on generic properties (shapes, op kinds, data volume), never on "
     "how one program happens to be written",
 )
+PROVENANCE = RuleInfo(
+    code="LWB007",
+    name="emitted-provenance",
+    summary="every word of the emitted source comes from the target record (its spellings, "
+    "syntax and the functions they call) or from the kernel's IR",
+    fix="spell ops from the target record and name values after the IR; a helper the output "
+    "needs is a spelling (or a generic op) of the target, never text kept in the emitter",
+)
 CANNOT_COMPILE = RuleInfo(
     code="LWB006",
     name="behaviour-compiles",
@@ -58,4 +66,5 @@ BEHAVIOUR_RULES = (
     CLEAN_ROOM_REPLAY,
     STRUCTURE_STABILITY,
     CANNOT_COMPILE,
+    PROVENANCE,
 )
