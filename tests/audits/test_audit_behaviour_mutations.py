@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from audit_support import REPOSITORY
 
+from compiler.ir.parser import parse_kernel
 from compiler.suite import SUITE
 from compiler.suite.checking import build
 
@@ -45,12 +46,21 @@ def _arguments(kernel: str) -> int:
     return len(build(SUITE[kernel], "triton").compile(*args, **SUITE[kernel].call_kwargs).args)
 
 
+def _arith_ops_at_schedule(kernel: str) -> int:
+    """How many arith ops the kernel has when the Triton schedule pass runs."""
+    args = SUITE[kernel].make_args(0)
+    artifact = build(SUITE[kernel], "triton").compile(*args, **SUITE[kernel].call_kwargs)
+    (entry,) = [e for e in artifact.trace if e["pass"] == "ssa.triton.optimize_schedule"]
+    return sum(op.name.startswith("arith.") for op in parse_kernel(entry["ir"]).walk())
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def _plants() -> list[Plant]:
     softmax_arguments = _arguments("softmax")
+    pool_arith = _arith_ops_at_schedule("max_pool2d")
     return [
         Plant(
             "kernel name through a digest",
@@ -235,6 +245,66 @@ def _plants() -> list[Plant]:
                     _CHOSEN,
                     "        if globals().get('HINT') == 2:\n"
                     "            chosen['num_warps'] = 2\n" + _CHOSEN,
+                ),
+            ),
+        ),
+        Plant(
+            "an exact op count (a fingerprint of one kernel)",
+            "structure",
+            "LWB005",
+            "max_pool2d",
+            (
+                (
+                    _SCHEDULE,
+                    _CHOSEN,
+                    "        if sum(op.name.startswith('arith.') for op in ops) == "
+                    f"{pool_arith}:\n"
+                    "            chosen['num_warps'] = 2\n" + _CHOSEN,
+                ),
+            ),
+        ),
+        Plant(
+            "a magic constant of one kernel",
+            "structure",
+            "LWB005",
+            "flash_attention",
+            (
+                (
+                    _SCHEDULE,
+                    _CHOSEN,
+                    "        if any(op.attrs.get('value') == 1.4426950408889634 for op in ops):\n"
+                    "            chosen['num_stages'] = 3\n" + _CHOSEN,
+                ),
+            ),
+        ),
+        Plant(
+            "a helper snippet kept in the emitter, keyed by the ops present",
+            "provenance",
+            "LWB007",
+            "softmax",
+            (
+                (
+                    "compiler/backends/emitter.py",
+                    _EMIT,
+                    "    text = _Emitter(kernel, target, ssa).run()\n"
+                    "    present = {op.name for op in kernel.walk()}\n"
+                    "    if 'math.exp' in present and 'scf.for' not in present:\n"
+                    "        text += '# static inline fast exponent helper\\n'\n"
+                    "    return text\n",
+                ),
+            ),
+        ),
+        Plant(
+            "control: a new spelling in a target record, for every kernel",
+            "provenance",
+            None,
+            "softmax",
+            (
+                (
+                    "compiler/backends/triton/target.py",
+                    '    "arith.max": "tl.maximum({0}, {1})",\n',
+                    '    "math.exp": "tl.exp2({0} * 1.4426950408889634)",\n'
+                    '    "arith.max": "tl.maximum({0}, {1})",\n',
                 ),
             ),
         ),
