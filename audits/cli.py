@@ -8,11 +8,11 @@ traces FILE      audit pass traces saved as JSON: {"artifacts": {backend: {kerne
                  "targets": {backend: {"legal_ops": [...]}}}
 traces --suite   compile this repository's kernel suite for every backend and audit its traces
                  (--backend NAME, --kernel NAME: only those; each may repeat)
-behaviour        run the compiler to prove lowering generic: renaming, purity, imports, clean-room
-                 replay, structure stability over the suite's kernels (or --corpus FILE: the
-                 ntops kernels of `make bench`) × backends × configurations (--backend,
-                 --kernel, --configuration given|scheduled|candidates, --check: only those;
-                 --seed N: the renaming's)
+behaviour        run the compiler to prove lowering generic (renaming, purity, imports,
+                 clean-room replay, structure stability, provenance) over the suite's kernels (or
+                 --corpus FILE: the ntops kernels of `make bench`) × backends × configurations
+                 (--backend, --kernel, --configuration given|scheduled|candidates, --check: only
+                 those; --seed N: the renaming's)
 """
 
 from __future__ import annotations

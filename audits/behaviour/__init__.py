@@ -3,8 +3,9 @@ it is, however the code is spelled (`python -m audits behaviour`; `audit.py` lis
 
 The code audit judges how code is written; these judge what it does: a renamed program lowers to
 the same thing, lowering reads nothing but its inputs, no import patches another module, every pass
-replays in a clean process, and rewrites that change nothing computed keep the schedule. They
-need the compiler; the rest of `audits` does not.
+replays in a clean process, rewrites that change neither shapes nor types keep the schedule, and
+every word of the output comes from the target record or the IR. They need the compiler; the rest
+of `audits` does not.
 """
 
 from audits.behaviour.rules import BEHAVIOUR_RULES
