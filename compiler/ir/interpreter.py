@@ -288,8 +288,10 @@ class _Interpreter:
         dialect, _, short = name.partition(".")
         if name == "arith.constant":
             return np.full(shape, attrs["value"])
-        if name in ("arith.idiv", "arith.irem"):
-            quotient = np.abs(x[0]) // np.abs(x[1]) * np.where((x[0] < 0) == (x[1] < 0), 1, -1)
+        if name in ("arith.idiv", "arith.irem"):  # truncating, as C; no |x|: |INT_MIN| overflows
+            floor = np.floor_divide(x[0], x[1])
+            inexact = (x[0] - x[1] * floor) != 0
+            quotient = np.where(inexact & ((x[0] < 0) != (x[1] < 0)), floor + 1, floor)
             return quotient if short == "idiv" else x[0] - x[1] * quotient
         if name == "arith.cmp":
             return getattr(np, _CMP[attrs["pred"]])(x[0], x[1])

@@ -40,18 +40,19 @@ class OpDef:
 
 
 def _defs() -> list[OpDef]:
+    same, floats, integers = type_rules.same, type_rules.float_same, type_rules.integer_same
     binary = {
-        "add": "a + b",
-        "sub": "a - b",
-        "mul": "a * b",
-        "div": "a / b (true division)",
-        "idiv": "integer a / b, truncating toward zero",
-        "irem": "integer remainder, sign of a",
-        "max": "elementwise maximum",
-        "min": "elementwise minimum",
-        "and": "bitwise/logical and",
-        "or": "bitwise/logical or",
-        "xor": "bitwise/logical xor",
+        "add": ("a + b", same),
+        "sub": ("a - b", same),
+        "mul": ("a * b", same),
+        "div": ("a / b (true division, of floats)", floats),
+        "idiv": ("integer a / b, truncating toward zero", integers),
+        "irem": ("integer remainder, sign of a", integers),
+        "max": ("elementwise maximum", same),
+        "min": ("elementwise minimum", same),
+        "and": ("bitwise/logical and", same),
+        "or": ("bitwise/logical or", same),
+        "xor": ("bitwise/logical xor", same),
     }
     unary_math = {
         "exp": "e ** x",
@@ -69,7 +70,7 @@ def _defs() -> list[OpDef]:
         "tanh": "hyperbolic tangent",
         "atan": "arc tangent",
     }
-    defs = [OpDef(f"arith.{n}", (2, 2), type_rules.same, description=d) for n, d in binary.items()]
+    defs = [OpDef(f"arith.{n}", (2, 2), rule, description=d) for n, (d, rule) in binary.items()]
     shifts = {"shl": "a << b", "shr": "a >> b: arithmetic on signed integers, logical on unsigned"}
     defs += [
         OpDef(f"arith.{n}", (2, 2), type_rules.integer_same, description=d)
@@ -77,7 +78,7 @@ def _defs() -> list[OpDef]:
     ]
     defs += [
         OpDef("arith.neg", (1, 1), type_rules.same, description="-a"),
-        OpDef("arith.not", (1, 1), type_rules.same, description="logical not of an i1"),
+        OpDef("arith.not", (1, 1), type_rules.boolean_same, description="logical not of an i1"),
         OpDef("arith.constant", (0, 0), None, attrs=("value",), results=1, description="splat"),
         OpDef(
             "arith.cmp", (2, 2), type_rules.compare, attrs=("pred",), description="comparison -> i1"

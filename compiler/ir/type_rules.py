@@ -52,6 +52,13 @@ def integer_same(types: list[Type], attrs: dict) -> list[Type]:
     return result
 
 
+def boolean_same(types: list[Type], attrs: dict) -> list[Type]:
+    result = same(types, attrs)
+    if types[0].dtype != "i1":
+        raise TypeRuleError(f"expects i1 operands, got {types[0]}")
+    return result
+
+
 # The meaning of `arith.cmp`'s predicates, for anything that evaluates them at compile time.
 COMPARISONS = {
     "lt": operator.lt,

@@ -1,0 +1,37 @@
+"""Arguments for a conformance kernel: edge values first, then random ones, over a ragged length.
+
+The first operand takes every edge value of its type; the others take values where every op of
+the registry is defined on integers (1 to 7: no division by zero, no shift past the width), and
+the float edge values too. A selection's `i1` operand alternates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+LENGTH = 150  # two full tiles and a ragged one
+NUMPY = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i1": np.bool_}
+TORCH = {"f32": torch.float32, "f16": torch.float16, "i32": torch.int32, "i1": torch.bool}
+_FLOAT_EDGES = (
+    0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.75, 1e-3, -7.0, 100.0,
+    float("inf"), float("-inf"), float("nan"), 1e-30, 60000.0,
+)  # fmt: skip
+_INT_EDGES = (0, 1, -1, 2, -2, 7, -7, 100, -100, 2**31 - 1, -(2**31), 12345, -54321)
+
+
+def arguments(operands: tuple[str, ...], seed: int) -> list[np.ndarray]:
+    generator = np.random.default_rng(seed)
+    return [_values(dtype, first=i == 0, generator=generator) for i, dtype in enumerate(operands)]
+
+
+def _values(dtype: str, first: bool, generator) -> np.ndarray:
+    if dtype == "i1":
+        return generator.integers(0, 2, LENGTH).astype(np.bool_)
+    if dtype == "i32":
+        edges = _INT_EDGES if first else ()
+        low, high = (-1000, 1000) if first else (1, 8)
+        rest = generator.integers(low, high, LENGTH - len(edges))
+        return np.concatenate([np.array(edges, np.int64), rest]).astype(np.int32)
+    rest = generator.standard_normal(LENGTH - len(_FLOAT_EDGES)) * 4
+    return np.concatenate([np.array(_FLOAT_EDGES), rest]).astype(NUMPY[dtype])
