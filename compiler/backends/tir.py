@@ -73,8 +73,10 @@ def _store(op: OpText) -> str:
 
 TIR_SPELLING = {
     **infix(INFIX),
-    "arith.idiv": "T.truncdiv({0}, {1})",  # TIR's `//` floors; the IR's idiv truncates
-    "arith.irem": "T.truncmod({0}, {1})",
+    # TIR's `//` floors; the IR's idiv truncates. A zero divisor traps on a CPU, and masked-off
+    # lanes divide by what a masked load left there: it is taken as 1.
+    "arith.idiv": "T.truncdiv({0}, T.Select({1} == 0, {1} + 1, {1}))",
+    "arith.irem": "T.truncmod({0}, T.Select({1} == 0, {1} + 1, {1}))",
     "arith.max": "T.max({0}, {1})",
     "arith.min": "T.min({0}, {1})",
     "arith.neg": "-{0}",

@@ -1,10 +1,11 @@
 """Run a form on a backend and on the IR interpreter, and compare.
 
 Integer and boolean results, and every `arith`/`select` result, must match bit for bit (NaN where
-NaN); other float results (`math` functions) to a relative 2e-6 in f32 and 2e-3 in f16, NaN where
-NaN and infinities equal. A form that does not compile or run on a backend is a mismatch too. A
-form the type rule accepts but the interpreter does not define (a bitwise `and` of floats) has no
-oracle and is left out.
+NaN); other float results (`math` functions, scans, whose order of summation is the backend's) to
+1e-5 relative or 1e-6 absolute in f32 (a flushed 1e-30 is close), 1e-2 or 5e-2 in f16, NaN where NaN
+and infinities equal. A form that does not compile or run on a backend is a mismatch too. A form the
+type rule accepts but the interpreter does not define (a bitwise `and` of floats) has no oracle and
+is left out.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from compiler.ir import parse_kernel
 from compiler.ir.interpreter import run_kernel
 from compiler.ir.registry import OPS
 
-_TOLERANCE = {"f32": 2e-6, "f16": 2e-3}
+_TOLERANCE = {"f32": (1e-5, 1e-6), "f16": (1e-2, 5e-2)}  # relative, absolute
 _EXACT_DIALECTS = ("arith", "select")
 
 
@@ -88,8 +89,8 @@ def _poisoned(dtype: str) -> torch.Tensor:
 
 def _first_difference(form: Form, inputs, got: np.ndarray, want: np.ndarray) -> str:
     if form.result in _TOLERANCE and not form.op.startswith(_EXACT_DIALECTS):
-        tolerance = _TOLERANCE[form.result]
-        close = np.isclose(got, want, rtol=tolerance, atol=0, equal_nan=True)
+        relative, absolute = _TOLERANCE[form.result]
+        close = np.isclose(got, want, rtol=relative, atol=absolute, equal_nan=True)
         close |= (got == want) | (np.isnan(got) & np.isnan(want))
     elif form.result in _TOLERANCE:
         close = (got.view(_bits(form.result)) == want.view(_bits(form.result))) | (

@@ -27,11 +27,11 @@ from compiler.backends.operators import (
 )
 from compiler.backends.target import OpText, Target
 
-_INFIX = {
-    **INFIX,
-    "arith.idiv": "/",  # C++ integer division truncates toward zero, as the IR's idiv
-    "arith.irem": "%",  # and `%` takes the sign of the dividend, as the IR's irem
-}
+# C++ integer division truncates toward zero, as the IR's idiv, and `%` takes the sign of the
+# dividend, as its irem. A zero divisor traps on a CPU: masked-off lanes divide by what a masked
+# load left there, so a zero divisor is taken as 1 (any value is right for a zero divisor).
+_GUARDED = "({1} == 0 ? {1} + 1 : {1})"
+_DIVISIONS = {"arith.idiv": f"{{0}} / {_GUARDED}", "arith.irem": f"{{0}} % {_GUARDED}"}
 # Offsets in 32 bits while the launcher finds they fit (`compiler/runtime/index_width.py`), else
 # the 64-bit form (`wide_index`): one `{index}` spelling of each id serves both.
 _PROGRAM_IDS = ("({index})blockIdx.x", "({index})blockIdx.y", "({index})blockIdx.z")
@@ -98,7 +98,8 @@ def _array_reduce(op: OpText) -> str:
 
 
 SPELLING = {
-    **infix(_INFIX),
+    **infix(INFIX),
+    **_DIVISIONS,
     **{name: f"{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
     "math.pow": "pow({0}, {1})",
     "math.isnan": "isnan({0})",
