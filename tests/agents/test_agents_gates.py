@@ -1,6 +1,7 @@
 """Gates report findings with file:line and a rule code, from the real tools run in a sandbox; a
 pytest gate selects tests by exact parametrize id or by marker, never by substring."""
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from fake_openai import FakeOpenAI, reply
 
 from agents.gates import feedback, run_gates
 from agents.gates.pytest_gate import PLUGIN, PLUGIN_DIR
-from agents.run import PROJECT_ROOT
+from agents.run import PROJECT_ROOT, TVM_PYTHON
 from agents.tasks import GateSpec
 
 FAILING_TEST = "def test_sum():\n    total = 1 + 1\n    assert total == 3\n"
@@ -167,3 +168,16 @@ def test_the_behaviour_gate_reports_a_structure_keyed_decision_at_its_kernel(con
         ("behaviour/triton/softmax/given", 1, "LWB005")
     }
     assert "behaviour/triton/softmax/given:1: LWB005 the unused rewrite" in feedback([gate])
+
+
+def test_the_conformance_gate_runs_one_op_on_every_backend(context):
+    """add-op's first gate: the conformance kernels of the op it names, and nothing else."""
+    spec = GateSpec(
+        "pytest", "conformance", ("tests/ir/test_op_conformance.py",), select=("arith.sub",)
+    )
+    env = {**context.env, "TRITON_INTERPRET": "1"}
+    if TVM_PYTHON.is_file():  # as a run's gates have it: a sandbox has no .venv-tvm
+        env["NTC_TVM_PYTHON"] = str(TVM_PYTHON)
+    (gate,) = run_gates((spec,), dataclasses.replace(context, env=env), SECONDS_LEFT)
+    assert gate.passed, gate.output
+    assert gate.ran.startswith("4 tests: 4 passed"), gate.ran
