@@ -189,9 +189,7 @@ def _audit_case(
     if "provenance" in checks:
         from compiler.backends.registry import get_target
 
-        target = get_target(original.backend, original.device)
-        if original.index_bits > target.capability("index_bits", 64):
-            target = target.widened()
+        target = replay.widened(get_target(original.backend, original.device), original.index_bits)
         words = provenance.unexplained_words(original, target)
         if words:
             what = f"the emitted source has words from neither the target nor the IR: {words[:8]}"

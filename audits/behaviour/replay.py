@@ -68,7 +68,7 @@ def replay(document: dict) -> list[dict]:
     for artifact in document["artifacts"]:
         target = get_target(artifact["backend"], artifact["device"])
         lowering = artifact["lowering"]
-        pipeline_target = _widened(target, lowering.get("index_bits"))
+        pipeline_target = widened(target, lowering.get("index_bits"))
         text = artifact["initial_ssa"]
         for number, entry in enumerate(artifact["trace"], 1):
             options = {key: format_option(value) for key, value in entry["options"].items()}
@@ -86,7 +86,7 @@ def replay(document: dict) -> list[dict]:
             if difference:
                 differences.append(_record(artifact, number, f"pass {entry['pass']}", difference))
             text = entry["ir"]
-        final_target = _widened(target, artifact["index_bits"])
+        final_target = widened(target, artifact["index_bits"])
         source = emit(parse_kernel(artifact["ssa"]), final_target, ssa=artifact["ssa"])
         difference = _difference(artifact["source"], source)
         if difference:
@@ -99,7 +99,8 @@ def replay(document: dict) -> list[dict]:
     return differences
 
 
-def _widened(target, index_bits):
+def widened(target, index_bits):
+    """The record a compile used: the target's own, or its wide form past its index width."""
     if index_bits is not None and index_bits > target.capability("index_bits", 64):
         return target.widened()
     return target
