@@ -12,7 +12,7 @@ from types import ModuleType
 import compiler.dsl
 from compiler.errors import CompileError
 from compiler.frontend.handle import KernelHandle, make
-from compiler.suite.loader import bound_arrangement, load_program
+from compiler.suite.loader import bound_arrangement, bound_modules, load_program
 
 
 def ninetoothed_for(backend: str = "triton") -> ModuleType:
@@ -22,6 +22,7 @@ def ninetoothed_for(backend: str = "triton") -> ModuleType:
     module.__dict__.update(
         (name, value) for name, value in vars(compiler.dsl).items() if not name.startswith("__")
     )
+    module.__path__ = []  # a package: its submodules are the ones `bound_modules` binds
     module.make = functools.partial(compiler.dsl.make, backend=backend)
     module.jit = functools.partial(compiler.dsl.jit, backend=backend)
     return module
@@ -29,7 +30,7 @@ def ninetoothed_for(backend: str = "triton") -> ModuleType:
 
 @contextmanager
 def ninetoothed_bound(backend: str = "triton"):
-    bound = {"ninetoothed": ninetoothed_for(backend), "ninetoothed.language": compiler.dsl.language}
+    bound = bound_modules(ninetoothed_for(backend))
     saved = {name: sys.modules.get(name) for name in bound}
     sys.modules.update(bound)
     try:

@@ -47,12 +47,14 @@ class _CpuLoader(importlib.machinery.SourceFileLoader):
         """Always from source: a cached .pyc would be the unrewritten module."""
         path = self.get_filename(fullname)
         source = self.get_data(path)
-        tree = _OnCpu().visit(ast.parse(source, path))
+        tree = ast.fix_missing_locations(_OnCpu().visit(ast.parse(source, path)))
         if _is_test_module(Path(path)):
             from _pytest.assertion.rewrite import rewrite_asserts
 
+            # After fixing locations: pytest's nodes carry a start line only, which compile
+            # accepts, while a fixed end line (the module's 1) before a later start would not.
             rewrite_asserts(tree, source, path)
-        return compile(ast.fix_missing_locations(tree), path, "exec", dont_inherit=True)
+        return compile(tree, path, "exec", dont_inherit=True)
 
 
 class CpuFinder(importlib.abc.MetaPathFinder):

@@ -58,11 +58,10 @@ def _bind() -> None:
         _KEPT.append(cpu_driver())  # for the whole run (kept: collecting it would restore Triton)
         _KEPT[-1].__enter__()
         return
-    import compiler.dsl
     from compiler.cli.program import ninetoothed_for
+    from compiler.suite.loader import bound_modules
 
-    sys.modules["ninetoothed"] = ninetoothed_for(backend)
-    sys.modules["ninetoothed.language"] = compiler.dsl.language
+    sys.modules.update(bound_modules(ninetoothed_for(backend)))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -136,6 +135,22 @@ def pytest_collection_modifyitems(config, items):
         for k in ("BACKEND", "SAMPLE", "TIMEOUT", "KEYWORD", "FAILED_ON", "COMMIT")
     }
     _write({"collected": len(items), **run})
+
+
+def pytest_collectreport(report):
+    """A test file that does not import (a module the binding lacks) is one failed record, written
+    by the first worker only (every worker collects every file), and only in a run that selects
+    whole files: with -k or a list of test ids nothing says the file was wanted."""
+    if not report.failed or not _setting("SHARD", "0/1").startswith("0/"):
+        return
+    if _setting("KEYWORD") or report.nodeid in _already_done():
+        return
+    wanted = _wanted()
+    if wanted is not None and report.nodeid not in wanted:
+        return
+    lines = [line for line in str(report.longrepr).splitlines() if line.startswith("E ")]
+    message = lines[-1][1:].strip() if lines else str(report.longrepr).strip()[-300:]
+    _write({"nodeid": report.nodeid, "outcome": "failed", "kind": "import", "message": message})
 
 
 def _on_alarm(signum, frame):

@@ -3,7 +3,11 @@
 Each name is re-exported with `import ... as ...`, one per line, so more can be appended.
 """
 
+from compiler.dsl import auto_tuner as auto_tuner
+from compiler.dsl import debugging as debugging
+from compiler.dsl import generation as generation
 from compiler.dsl import language as language
+from compiler.dsl import naming as naming
 from compiler.dsl.dtype import bfloat16 as bfloat16
 from compiler.dsl.dtype import float16 as float16
 from compiler.dsl.dtype import float32 as float32
@@ -26,3 +30,5 @@ from compiler.dsl.tensor import Tensor as Tensor
 
 eval = evaluate  # NineToothed's names: `ninetoothed.eval(tensor, subs)`, `ninetoothed.subs(...)`
 subs = substitute
+# The submodules a program may import as `ninetoothed.<name>` (NineToothed's own module names).
+SUBMODULES = ("auto_tuner", "debugging", "generation", "language", "naming")

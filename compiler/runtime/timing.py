@@ -7,7 +7,7 @@ import functools
 import platform
 import statistics
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import torch
 
@@ -19,17 +19,20 @@ CPU_RUNS = 3
 
 def time_launch(artifact: Artifact, bindings: Mapping[str, object]) -> float:
     """Seconds per launch; the first launch (build, load) is not counted."""
-    launch(artifact, bindings)
-    if artifact.device == "cuda":
+    return time_call(lambda: launch(artifact, bindings), artifact.device)
+
+
+def time_call(run: Callable[[], object], device: str) -> float:
+    """Seconds per call of `run` on `device`; the first call (build, load) is not counted."""
+    run()
+    if device == "cuda":
         import triton.testing
 
-        return (
-            triton.testing.do_bench(lambda: launch(artifact, bindings), return_mode="median") / 1e3
-        )
+        return triton.testing.do_bench(run, return_mode="median") / 1e3
     runs = []
     for _ in range(CPU_RUNS):
         start = time.perf_counter()
-        launch(artifact, bindings)
+        run()
         runs.append(time.perf_counter() - start)
     return statistics.median(runs)
 

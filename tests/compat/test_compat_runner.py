@@ -38,8 +38,9 @@ def run(tmp_path_factory):
 
 
 def records(folder, backend):
+    """Records by test name (a file that did not import: by its path)."""
     lines = data.read(folder / "compat_library" / f"{backend}.jsonl.gz").splitlines()
-    return {r["nodeid"].split("::")[1]: r for r in map(json.loads, lines) if "nodeid" in r}
+    return {r["nodeid"].rpartition("::")[2]: r for r in map(json.loads, lines) if "nodeid" in r}
 
 
 def test_each_outcome_is_recorded_with_its_kind(run):
@@ -55,6 +56,9 @@ def test_each_outcome_is_recorded_with_its_kind(run):
     refused = ours["test_cube_root"]
     assert refused["kind"] == "refused" and "ntl.cbrt is not supported" in refused["message"]
     assert ours["test_skipped_by_the_library"]["outcome"] == "skipped"
+    assert ours["test_naming"]["outcome"] == "passed"
+    unimported = ours["tests/test_unimportable.py"]
+    assert unimported["kind"] == "import" and "ninetoothed.not_a_module" in unimported["message"]
     reference = records(run, "reference")
     assert reference["test_scale[300]"]["outcome"] == "passed"
     assert reference["test_double_is_wrong"]["kind"] == "mismatch"
@@ -62,7 +66,8 @@ def test_each_outcome_is_recorded_with_its_kind(run):
 
 def test_the_report_judges_against_the_reference(run):
     text = (run / "compat.md").read_text()
-    assert "| triton | 11 | 7 | 3 | 1 | 7/7 (100.0%) |" in text
+    assert "| triton | 13 | 8 | 4 | 1 | 8/8 (100.0%) |" in text
+    assert "| unimportable | 0/1/0 | 0/1/0 |" in text
     assert "| scale | 3/3/1 | 3/3/1 |" in text
     assert "refused: CompileError:" in text and "mismatch: AssertionError:" in text
     assert "mismatch after OverlapWarning: @scaled: output, which the kernel writes" in text
@@ -113,9 +118,8 @@ def test_resume_keeps_the_shards_of_a_stopped_run(run, tmp_path):
     folder.mkdir()
     recorded = data.read(run / "compat_library" / "triton.jsonl.gz").splitlines()
     tests = [line for line in recorded if "nodeid" in line]
-    (folder / "triton.0.part").write_text(
-        "\n".join([recorded[0], *tests[:-1]]) + "\n" + tests[-1][:9]
-    )
+    header = next(line for line in recorded if "collected" in line)
+    (folder / "triton.0.part").write_text("\n".join([header, *tests[:-1]]) + "\n" + tests[-1][:9])
     argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
     assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--resume"]) == 0
     lines = map(json.loads, data.read(folder / "triton.jsonl.gz").splitlines())
@@ -166,10 +170,13 @@ def test_failed_on_runs_the_reference_on_what_a_backend_failed(run, tmp_path, ca
     assert runner.main([*argv, "--failed-on", "triton"]) == 0
     failed = {n for n, r in records(tmp_path, "triton").items() if r["outcome"] == "failed"}
     assert set(records(tmp_path, "reference")) == failed
-    assert failed == {"test_double_is_wrong", "test_cube_root", "test_shift_right_in_place"}
+    unimportable = "tests/test_unimportable.py"
+    assert failed == {"test_double_is_wrong", "test_cube_root", "test_shift_right_in_place"} | {
+        unimportable
+    }
     text = (tmp_path / "r.md").read_text()
     assert "| reference | " in text and "failed on triton |" in text
-    assert "Not yet run by the reference: 8 tests, here 7 passed, 0 failed, 1 skipped." in text
+    assert "Not yet run by the reference: 9 tests, here 8 passed, 0 failed, 1 skipped." in text
 
 
 def test_records_rewritten_unchanged_are_the_same_bytes(run, tmp_path):
