@@ -1,7 +1,9 @@
 """Loads, stores and `offsets` through an arranged tensor.
 
 A parameter of the application is one program's element of the outermost level. Indexing walks the
-middle levels; using the value loads the innermost tile. Every access goes through the view maps of
+middle levels; using the value loads the innermost tile. A tensor the arrangement does not tile
+(`x`, `x[slices]`: one level) is, as in NineToothed, its own outermost level with a tile of one
+element: program i takes element i. Every access goes through the view maps of
 `compiler.dsl.views` (one generic `resolve`), so address arithmetic and masks are plain `arith` ops.
 """
 
@@ -63,15 +65,19 @@ class Accessor:
         self.constexprs = constexprs
 
     def tile_shape(self, param: Param) -> tuple:
+        if len(param.levels) == 1:  # untiled: one element per program
+            return ()
         return tuple(tile_dim(s, self.constexprs) for s in param.levels[-1].shape)
 
     def level_indices(self, ref: TensorRef) -> list[list[Index]]:
         levels = ref.param.levels
-        if len(levels) < 2:
-            raise CompileError(
-                f"parameter {ref.param.name} is not tiled: arrange it with .tile(...) so each "
-                "program gets a block"
-            )
+        if len(levels) == 1:
+            if ref.indices:
+                raise CompileError(
+                    f"{ref.param.name} is not tiled, so each program has one element of it and "
+                    f"nothing to index; arrange it with .tile(...) to give programs blocks"
+                )
+            return [self.program_indices(levels[0])]
         middle = levels[1:-1]
         expected = sum(t.ndim for t in middle)
         inner = levels[-1].ndim
