@@ -8,6 +8,7 @@ refuses it at the call's line. Calling one outside an application is a mistake, 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from compiler.dsl.dtype import (
@@ -56,7 +57,7 @@ class _Namespace:
     def __getattr__(self, name: str) -> Primitive:
         if name.startswith("__"):
             raise AttributeError(name)
-        return Primitive(name)
+        return primitive(name)
 
 
 libdevice = _Namespace("libdevice")
@@ -84,4 +85,10 @@ def __getattr__(name: str) -> Primitive:
     rest at the call's line, naming what it has."""
     if name.startswith("_"):
         raise AttributeError(f"ninetoothed.language has no attribute {name!r}")
+    return primitive(name)
+
+
+@functools.cache
+def primitive(name: str) -> Primitive:
+    """The one Primitive of a name, so that `ntl.sum is ntl.sum` as with a module's functions."""
     return Primitive(name)

@@ -355,6 +355,13 @@ class Tensor:
         return _normalize_dim(dim, self.ndim, "dimension")
 
     def _check_count(self, what: str, values: Sequence[Any], hint: str) -> None:
+        if not isinstance(values, Sequence):
+            sizes = ", ".join([repr(values)] + ["-1"] * (self.ndim - 1))
+            sizes += "," if self.ndim == 1 else ""
+            raise TypeError(
+                f"{what} must be a tuple with one entry per dimension of the tensor of shape "
+                f"{self.shape}, not {values!r}; write ({sizes}) for instance"
+            )
         if len(values) != self.ndim:
             raise ValueError(
                 f"{what} {tuple(values)} has {len(values)} entries but the tensor of shape "

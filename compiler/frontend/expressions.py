@@ -15,8 +15,8 @@ from compiler.errors import CompileError
 from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import DSL_TO_IR
-from compiler.frontend.pointers import Pointer
-from compiler.frontend.primitives import PRIMITIVES, call_primitive
+from compiler.frontend.pointers import Pointer, SourceElements, source_elements
+from compiler.frontend.primitives import PRIMITIVES, call_primitive, memory
 from compiler.frontend.symbols import tile_dim
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
@@ -56,6 +56,9 @@ class ExpressionLowerer:
         """A value arithmetic can use: tiles are loaded, symbolic sizes computed."""
         if isinstance(obj, TensorRef):
             return self.ctx.accessor.load(obj)
+        if isinstance(obj, SourceElements):
+            other = obj.pointer.param.arranged.source.other
+            return memory.load(self.ctx.arith, obj.pointer, obj.mask, other=other)
         if isinstance(obj, Expr):
             return self.ctx.domain.expr(obj)
         if isinstance(obj, Value | bool | int | float | Pointer):
@@ -206,6 +209,8 @@ class ExpressionLowerer:
                         "only x.source has a data pointer: write x.source.data_ptr()"
                     )
                 return BoundMethod("data_ptr", lambda: obj.pointer)
+            if attr == "stride" and obj.pointer is not None:
+                return BoundMethod("stride", lambda dim: obj.pointer.param.strides[dim])
             return getattr(obj, attr)
         if isinstance(obj, Value):
             return self.tile_attribute(obj, attr)
@@ -270,6 +275,13 @@ class ExpressionLowerer:
             return TensorRef(obj.param, obj.indices + tuple(self.operand(i) for i in indices))
         if isinstance(obj, Value):
             return self.tile_subscript(obj, index if isinstance(index, tuple) else (index,))
+        if isinstance(obj, TensorInfo) and obj.pointer is not None:  # x.source[i, j]
+            indices = index if isinstance(index, tuple) else (index,)
+            indices = tuple(
+                i if i is None or isinstance(i, slice) else self.operand(i) for i in indices
+            )
+            sizes = [self.operand(size) for size in obj.shape]
+            return source_elements(self.ctx.arith, obj.pointer.param, sizes, indices)
         index = self.operand(index) if isinstance(index, Expr) else index
         if isinstance(index, Value):
             raise CompileError("a Python sequence can only be indexed by a compile-time integer")

@@ -39,3 +39,33 @@ class Pointer:
         return arith.b.broadcast_to(offsets, shape), [
             arith.b.broadcast_to(v, shape) for v in shaped
         ]
+
+
+@dataclass(frozen=True)
+class SourceElements:
+    """`x.source[i, j]`: the source's elements at integer indices (tiles of them gather or
+    scatter), through a pointer, masked to the source's bounds as NineToothed masks them."""
+
+    pointer: Pointer
+    mask: Value
+
+
+def source_elements(arith: Arith, param: Param, sizes: list, indices: tuple) -> SourceElements:
+    """`param`'s source at `indices`, one per dimension; `sizes` are its sizes as values."""
+    if len(indices) != len(sizes):
+        raise CompileError(
+            f"{param.name}.source has {len(sizes)} dimension(s) and takes one index for each, got "
+            f"{len(indices)}; write {param.name}.source[{', '.join(['i'] * len(sizes))}]"
+        )
+    offsets, mask = 0, True
+    for index, size, stride in zip(indices, sizes, param.strides, strict=True):
+        if isinstance(index, slice) or index is None:
+            raise CompileError(
+                f"{param.name}.source takes integer indices (tiles of them gather), not slices"
+            )
+        offsets = arith.binary("arith.add", offsets, arith.binary("arith.mul", index, stride))
+        inside = arith.binary(
+            "arith.and", arith.compare("ge", index, 0), arith.compare("lt", index, size)
+        )
+        mask = inside if mask is True else arith.binary("arith.and", mask, inside)
+    return SourceElements(Pointer(param, offsets), arith.as_value(mask))

@@ -16,6 +16,8 @@ from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import promote
 from compiler.frontend.expressions import ExpressionLowerer
+from compiler.frontend.pointers import SourceElements
+from compiler.frontend.primitives import memory
 from compiler.ir.builder import broadcast_shape
 from compiler.ir.core import Block, Region, Value
 from compiler.ir.types import ScalarType, value_type
@@ -119,6 +121,9 @@ class FunctionLowerer(ExpressionLowerer):
                 self.env[target.id] = value
         elif isinstance(target, ast.Subscript):
             ref = self.expr(target)
+            if isinstance(ref, SourceElements):  # x.source[i, j] = value scatters
+                memory.store(self.ctx.arith, ref.pointer, self.operand(value), ref.mask)
+                return
             if not isinstance(ref, TensorRef):
                 raise CompileError("only parameters can be assigned through a subscript")
             self.ctx.accessor.store(ref, self.operand(value))

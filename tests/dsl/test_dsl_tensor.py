@@ -227,3 +227,17 @@ def test_subs_gives_symbols_and_sizes_values():
         assert [int(s) for s in fixed.dtype.shape] == [4, 3]
         results.append(fixed.eval())
     np.testing.assert_array_equal(*results)
+
+
+def test_a_bare_size_where_a_shape_is_due_says_to_write_a_tuple():
+    with pytest.raises(TypeError, match=r"not 4; write \(4, -1\) for instance"):
+        Tensor(2).expand(4)
+    with pytest.raises(TypeError, match=r"not 8; write \(8,\) for instance"):
+        Tensor(1).tile(8)
+
+
+def test_language_names_are_one_object_each():
+    import compiler.dsl.language as ntl
+
+    assert ntl.sum is ntl.sum and ntl.libdevice.pow is ntl.libdevice.pow
+    assert ntl.sum is not ntl.max

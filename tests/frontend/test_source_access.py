@@ -1,0 +1,70 @@
+"""A tile's source in the application: `x.source[i, j]` gathers, `y.source[i, j] = v` scatters
+(masked to the source's bounds), `x.source.stride(d)` with `data_ptr()`. On every backend, on
+strided inputs, against torch."""
+
+import math
+
+import pytest
+import torch
+
+import compiler.dsl as ninetoothed
+import compiler.dsl.language as ntl
+from compiler.backends import TARGETS
+from compiler.dsl import Tensor
+from compiler.errors import CompileError
+
+
+def blocks(input, output):
+    shape = (ninetoothed.block_size(), ninetoothed.block_size())
+    return input.tile(shape), output.tile(shape)
+
+
+def gather_flipped(input, output):
+    rows = input.source.shape[0] - 1 - input.offsets(0)
+    output = input.source[rows[:, None], input.offsets(1)[None, :]]  # noqa: F841
+
+
+def scatter_flipped(input, output):
+    rows = output.source.shape[0] - 1 - output.offsets(0)
+    output.source[rows[:, None], output.offsets(1)[None, :]] = input
+
+
+def through_strides(input, output):
+    pointers = (
+        input.source.data_ptr()
+        + input.offsets(0)[:, None] * input.source.stride(0)
+        + input.offsets(1)[None, :] * input.source.stride(1)
+    )
+    inside = (input.offsets(0)[:, None] < input.source.shape[0]) & (
+        input.offsets(1)[None, :] < input.source.shape[1]
+    )
+    output = ntl.load(pointers, mask=inside, other=0.0) * 2.0  # noqa: F841
+
+
+EXPECTED = {
+    gather_flipped: lambda x: x.flip(0),
+    scatter_flipped: lambda x: x.flip(0),
+    through_strides: lambda x: x * 2,
+}
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+@pytest.mark.parametrize("application", list(EXPECTED), ids=lambda f: f.__name__)
+def test_source_access_matches_torch(backend, application):
+    kernel = ninetoothed.make(blocks, application, (Tensor(2), Tensor(2)), backend=backend)
+    shape = (37, 23)  # ragged against any block size
+    input = torch.empty_strided(shape, (50, 2))
+    input.copy_(torch.randn(shape))
+    output = torch.full(shape, math.nan)
+    kernel(input, output)
+    torch.testing.assert_close(output, EXPECTED[application](input), rtol=0, atol=0)
+
+
+def one_index(input, output):
+    output = input.source[input.offsets(0)]  # noqa: F841
+
+
+def test_a_source_takes_one_index_per_dimension():
+    kernel = ninetoothed.make(blocks, one_index, (Tensor(2), Tensor(2)))
+    with pytest.raises(CompileError, match=r"input.source has 2 dimension\(s\).*source\[i, i\]"):
+        kernel(torch.randn(4, 4), torch.randn(4, 4))
