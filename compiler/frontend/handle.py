@@ -355,6 +355,9 @@ def _entry_index(entries: tuple, source: Tensor) -> int | None:
 
 
 def _number_dtype(value: numbers.Number) -> str:
+    """A Python number's IR type, as Triton specialises on it: bool, int or float."""
+    if isinstance(value, bool):
+        return "i1"
     return "f32" if isinstance(value, float) else "i64"
 
 

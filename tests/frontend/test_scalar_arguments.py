@@ -1,0 +1,46 @@
+"""Scalar arguments as Python passes them: a `Tensor(0)` given True/False specialises on bool (as
+Triton does), given an int on i64, given a float on f32; one compiled form per signature, on every
+backend, against torch."""
+
+import math
+
+import pytest
+import torch
+
+import compiler.dsl as ninetoothed
+import compiler.dsl.language as ntl
+from compiler.backends import TARGETS
+from compiler.dsl import Tensor
+
+
+def arrangement(x, flag, out):
+    return x.tile((8,)), flag, out.tile((8,))
+
+
+def chosen(x, flag, out):
+    out = ntl.where(flag, x, -x)  # noqa: F841
+
+
+def branched(x, flag, out):
+    if flag:
+        out = x * 2.0  # noqa: F841
+    else:
+        out = x - 1.0  # noqa: F841
+
+
+EXPECTED = {chosen: lambda x, f: x if f else -x, branched: lambda x, f: x * 2 if f else x - 1}
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+@pytest.mark.parametrize("application", list(EXPECTED), ids=lambda f: f.__name__)
+def test_bools_and_ints_as_flags(backend, application):
+    kernel = ninetoothed.make(
+        arrangement, application, (Tensor(1), Tensor(0), Tensor(1)), backend=backend
+    )
+    x = torch.randn(13)
+    for flag in (True, False, 3, 0):
+        out = torch.full((13,), math.nan)
+        kernel(x, flag, out)
+        torch.testing.assert_close(out, EXPECTED[application](x, flag), rtol=0, atol=0)
+    flag_types = {specs[1].dtype for specs, *_ in kernel._artifacts}
+    assert flag_types == {"i1", "i64"}  # one compiled form per signature
