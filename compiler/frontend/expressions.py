@@ -18,6 +18,7 @@ from compiler.frontend.dtypes import DSL_TO_IR
 from compiler.frontend.pointers import Pointer, SourceElements, source_elements
 from compiler.frontend.primitives import PRIMITIVES, call_primitive, memory
 from compiler.frontend.symbols import tile_dim
+from compiler.frontend.triton_language import as_language
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
 from compiler.ir.types import BIT_WIDTHS, is_float, is_integer
@@ -77,7 +78,7 @@ class ExpressionLowerer:
         if name in self.env:
             return self.env[name]
         if name in self.globals:
-            return self.globals[name]
+            return as_language(self.globals[name])
         if hasattr(builtins, name):
             return getattr(builtins, name)
         raise CompileError(f"name {name!r} is not defined")
@@ -215,9 +216,10 @@ class ExpressionLowerer:
         if isinstance(obj, Value):
             return self.tile_attribute(obj, attr)
         try:
-            return getattr(obj, attr)
+            found = getattr(obj, attr)
         except AttributeError:
             raise CompileError(f"{_describe(obj)} has no attribute {attr!r}") from None
+        return as_language(found) if isinstance(obj, ModuleType) else found
 
     def tile_attribute(self, tile: Value, attr: str) -> object:
         """`x.dtype`, `x.shape`, `x.T`, and Triton's tensor methods (`x.to(...)`, `x.sum(...)`)."""

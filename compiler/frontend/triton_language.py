@@ -1,0 +1,53 @@
+"""Triton's own language inside an application: `import triton.language as tl`,
+`from triton.language.extra import libdevice`, and names imported from them.
+
+NineToothed emits an application's code as Triton, so a program may call `tl.exp` or
+`libdevice.pow` where it could call `ntl.exp`. Here each such module or object is read as the
+`ninetoothed.language` name it stands for (the same attribute name in the matching namespace),
+and the front end lowers that as it lowers `ntl`. Nothing of Triton is imported for this: only the
+modules a program has already imported are looked at.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+
+from compiler.dsl import language
+
+PACKAGE = "triton.language"
+
+
+def as_language(obj: object) -> object:
+    """The `ninetoothed.language` object `obj` stands for, or `obj` if it is not Triton's."""
+    if isinstance(obj, ModuleType) and _is_triton_language(obj.__name__):
+        return _namespace(obj.__name__)
+    if not _defined_by_triton(obj):
+        return obj
+    for name, module in list(sys.modules.items()):
+        if module is None or not _is_triton_language(name):
+            continue
+        for attr, value in vars(module).items():
+            if value is obj and not attr.startswith("_"):
+                return getattr(_namespace(name), attr)
+    return obj
+
+
+def _is_triton_language(name: str) -> bool:
+    return name == PACKAGE or name.startswith(PACKAGE + ".")
+
+
+def _namespace(module_name: str) -> object:
+    """`libdevice` modules are `ntl.libdevice`, `triton.language.math` is `ntl.math`, the rest
+    (`triton.language`, its `core` and `standard`) `ntl` itself."""
+    last = module_name.rsplit(".", 1)[-1]
+    if last == "libdevice":
+        return language.libdevice
+    if last == "math":
+        return language.math
+    return language
+
+
+def _defined_by_triton(obj: object) -> bool:
+    module = getattr(obj, "__module__", None) or type(obj).__module__
+    return isinstance(module, str) and module.split(".")[0] == "triton"

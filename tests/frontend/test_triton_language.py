@@ -1,0 +1,45 @@
+"""Triton's language used directly in an application (`import triton.language as tl`, libdevice,
+names imported from them, `triton.language` through `triton`): read as the ntl names they stand
+for, on every backend, against torch."""
+
+import math
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+from triton.language import maximum
+from triton.language.extra import libdevice
+
+import compiler.dsl as ninetoothed
+from compiler.backends import TARGETS
+from compiler.dsl import Tensor
+from compiler.errors import CompileError
+
+
+def arrangement(x, out):
+    return x.tile((8,)), out.tile((8,))
+
+
+def application(x, out):
+    y = tl.exp(x.to(tl.float32)) + libdevice.pow(x, 2.0) - tl.math.exp(x)
+    out = maximum(y, triton.language.sum(y, 0) * 0.0)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_triton_language_in_an_application(backend):
+    kernel = ninetoothed.make(arrangement, application, (Tensor(1), Tensor(1)), backend=backend)
+    x = torch.randn(13)
+    out = torch.full((13,), math.nan)
+    kernel(x, out)
+    torch.testing.assert_close(out, torch.clamp(x**2, min=0.0), atol=1e-5, rtol=1e-5)
+
+
+def unknown(x, out):
+    out = tl.no_such_function(x)  # noqa: F841
+
+
+def test_a_name_triton_has_and_ntl_lacks_is_refused_at_its_line():
+    kernel = ninetoothed.make(arrangement, unknown, (Tensor(1), Tensor(1)))
+    with pytest.raises(CompileError, match=r"test_triton_language.py:\d+: .*no_such_function"):
+        kernel(torch.randn(4), torch.randn(4))
