@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from compiler.dsl import views
+from compiler.dsl.symbol import Expr
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.index_domain import Index, IndexDomain
@@ -157,19 +158,48 @@ class Accessor:
         batch, position = index(source_indices[0]), index(source_indices[1])
         guard = [] if mask is None else [mask]
 
-        def offset_at(i: Value) -> Value:
-            read = self.b.create(
-                "mem.load", [param.offsets, i, *guard], {"other": 0} if guard else {}
-            )
-            return arith.cast(read.result, "index")
-
-        start = offset_at(batch)
-        length = arith.binary("arith.sub", offset_at(arith.binary("arith.add", batch, 1)), start)
+        start = self.sequence_start(param, batch, guard)
+        following = arith.binary("arith.add", batch, 1)
+        length = arith.binary("arith.sub", self.sequence_start(param, following, guard), start)
         inside = arith.compare("lt", position, length)
         offsets = arith.binary(
             "arith.add", offsets, arith.binary("arith.mul", start, param.strides[1])
         )
         return offsets, inside if mask is None else arith.binary("arith.and", mask, inside)
+
+    def sequence_start(self, param: Param, batch: Value, guard: list[Value]) -> Value:
+        """Where batch element `batch`'s sequence starts in the values (torch's `offsets()`)."""
+        attrs = {"other": 0} if guard else {}
+        read = self.b.create("mem.load", [param.offsets, batch, *guard], attrs)
+        return self.domain.arith.cast(read.result, "index")
+
+    def sequence_length(self, param: Param) -> Value:
+        """The length of the sequence this program works on: the one its first element of
+        `param` is in (NineToothed's `seq_len`, from the outermost level's batch index)."""
+        levels = param.levels
+        first = [self.program_indices(levels[0]), *([0] * t.ndim for t in levels[1:])]
+        source_indices, _ = views.resolve(param.arranged, first, self.domain)
+        arith = self.domain.arith
+        batch = arith.cast(arith.as_value(source_indices[0]), "index")
+        start = self.sequence_start(param, batch, [])
+        end = self.sequence_start(param, arith.binary("arith.add", batch, 1), [])
+        return arith.binary("arith.sub", end, start)
+
+    def application_shape(self, param: Param, tensor: Tensor) -> tuple:
+        """`tensor`'s shape as the application reads it (`x.shape`, `x.source.shape`, ...): a
+        jagged tensor's ragged size is the program's own sequence length there, as in NineToothed,
+        while its index maps keep the longest (the grid) and mask each sequence's end."""
+        shape = self.shape_of(tensor)
+        ragged = param.arranged.source.shape[1] if param.offsets is not None else None
+        if not isinstance(ragged, Expr):
+            return shape
+        length = {ragged.name: self.sequence_length(param)}
+        return tuple(
+            self.domain.expr_where(size, length)
+            if isinstance(size, Expr) and ragged in size.free_symbols()
+            else size
+            for size in shape
+        )
 
     def load(self, ref: TensorRef) -> Value:
         if ref.param.scalar is not None:

@@ -15,10 +15,10 @@ from compiler.errors import CompileError
 from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import DSL_TO_IR
+from compiler.frontend.foreign_language import as_language
 from compiler.frontend.pointers import Pointer, SourceElements, source_elements
 from compiler.frontend.primitives import PRIMITIVES, call_primitive, memory
 from compiler.frontend.symbols import tile_dim
-from compiler.frontend.triton_language import as_language
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
 from compiler.ir.types import BIT_WIDTHS, is_float, is_integer
@@ -245,17 +245,18 @@ class ExpressionLowerer:
         element = _element_name(param.dtype)
         level = param.levels[ref.level()]
         if attr == "shape":
-            return accessor.shape_of(level)
+            return accessor.application_shape(param, level)
         if attr == "ndim":
             return level.ndim
         if attr == "dtype":
             nested = level.dtype
             if isinstance(nested, Tensor):
-                return TensorInfo(nested, accessor.shape_of(nested), element)
+                return TensorInfo(nested, accessor.application_shape(param, nested), element)
             return element
         if attr == "source":
             source = param.arranged.source
-            return TensorInfo(source, accessor.shape_of(source), element, Pointer(param))
+            shape = accessor.application_shape(param, source)
+            return TensorInfo(source, shape, element, Pointer(param))
         if attr == "offsets":
             return BoundMethod("offsets", lambda dim=None: accessor.offsets(ref, dim))
         if attr == "stride":

@@ -50,6 +50,15 @@ class IndexDomain:
         left, right = (self.expr(a) for a in expr.args)
         return getattr(self, expr.op)(left, right)  # add, sub, mul, floordiv, mod
 
+    def expr_where(self, expr: object, values: Mapping[str, Value]) -> Index:
+        """`expr` with the size symbols named in `values` standing for those values."""
+        saved = self.sizes
+        self.sizes = {**saved, **values}
+        try:
+            return self.expr(expr)
+        finally:
+            self.sizes = saved
+
     def symbol(self, symbol: Expr) -> Value:
         if symbol.name in self.sizes:
             return self.sizes[symbol.name]

@@ -52,6 +52,11 @@ class SourceElements:
 
 def source_elements(arith: Arith, param: Param, sizes: list, indices: tuple) -> SourceElements:
     """`param`'s source at `indices`, one per dimension; `sizes` are its sizes as values."""
+    if param.offsets is not None:
+        raise CompileError(
+            f"{param.name} is jagged, and its source cannot be indexed directly yet; load its "
+            "tiles through the arrangement instead"
+        )
     if len(indices) != len(sizes):
         raise CompileError(
             f"{param.name}.source has {len(sizes)} dimension(s) and takes one index for each, got "
