@@ -34,10 +34,11 @@ class Corpus:
         return [self.root, *([self.root / "src"] if (self.root / "src").is_dir() else [])]
 
 
-def default_corpus() -> Path | None:
-    """The newest ntops tarball in `../shared/corpora` next to the project, if there is one."""
+def default_corpus(pattern: str = DEFAULT_PATTERN) -> Path | None:
+    """The newest tarball matching `pattern` (default: ntops) in `../shared/corpora` next to the
+    project, if there is one."""
     folder = PROJECT.parent / "shared" / "corpora"
-    found = sorted(folder.glob(DEFAULT_PATTERN)) if folder.is_dir() else []
+    found = sorted(folder.glob(pattern)) if folder.is_dir() else []
     return found[-1] if found else None
 
 

@@ -69,11 +69,11 @@ class Tensor:
             )
         if value is not None and not constexpr:
             raise ValueError("value is only for constexpr tensors; add constexpr=True")
-        if jagged_dim is not None and (jagged_dim != 1 or len(shape) < 2):
+        if jagged_dim is not None and not 1 <= jagged_dim < len(shape):
             raise ValueError(
-                f"jagged_dim={jagged_dim}: the ragged dimension is dimension 1 of a tensor of at "
-                "least two (torch's jagged layout: batch, then the ragged sequence); write "
-                "jagged_dim=1"
+                f"jagged_dim={jagged_dim}: the ragged dimension is one after the batch (dimension "
+                f"0) of a tensor of at least two, as in torch's jagged layout; write a jagged_dim "
+                f"from 1 to {max(len(shape) - 1, 1)}"
             )
 
         self._init_options = {

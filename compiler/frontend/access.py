@@ -147,15 +147,16 @@ class Accessor:
         return offsets, mask, shape
 
     def sequence(self, param: Param, source_indices: list, offsets: Value, mask: Value | None):
-        """A jagged tensor: batch element b's sequence starts at row offsets[b] of the values and
-        ends before offsets[b + 1]; positions past its end are masked (the size of dimension 1 is
-        the longest sequence's)."""
+        """A jagged tensor: batch element b's sequence starts at position offsets[b] of the
+        values along the ragged dimension and ends before offsets[b + 1]; positions past its end
+        are masked (the ragged dimension's size is the longest sequence's)."""
         arith, shape = self.domain.arith, offsets.type.shape
 
         def index(i: Index) -> Value:
             return self.b.broadcast_to(arith.cast(arith.as_value(i), "index"), shape)
 
-        batch, position = index(source_indices[0]), index(source_indices[1])
+        ragged = param.arranged.source.jagged_dim
+        batch, position = index(source_indices[0]), index(source_indices[ragged])
         guard = [] if mask is None else [mask]
 
         start = self.sequence_start(param, batch, guard)
@@ -163,7 +164,7 @@ class Accessor:
         length = arith.binary("arith.sub", self.sequence_start(param, following, guard), start)
         inside = arith.compare("lt", position, length)
         offsets = arith.binary(
-            "arith.add", offsets, arith.binary("arith.mul", start, param.strides[1])
+            "arith.add", offsets, arith.binary("arith.mul", start, param.strides[ragged])
         )
         return offsets, inside if mask is None else arith.binary("arith.and", mask, inside)
 
@@ -190,7 +191,8 @@ class Accessor:
         jagged tensor's ragged size is the program's own sequence length there, as in NineToothed,
         while its index maps keep the longest (the grid) and mask each sequence's end."""
         shape = self.shape_of(tensor)
-        ragged = param.arranged.source.shape[1] if param.offsets is not None else None
+        source = param.arranged.source
+        ragged = source.shape[source.jagged_dim] if param.offsets is not None else None
         if not isinstance(ragged, Expr):
             return shape
         length = {ragged.name: self.sequence_length(param)}

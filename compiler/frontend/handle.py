@@ -271,13 +271,15 @@ class KernelHandle:
 
 def _layout(arg: torch.Tensor) -> tuple[torch.Tensor, list[int], list[int]]:
     """(memory, sizes, strides) a kernel indexes: a dense tensor's own; for a jagged nested
-    tensor its values, with the longest sequence for the ragged size and stride 0 for the batch
-    (each sequence's start comes from its offsets)."""
+    tensor its values (every dimension but the batch, the ragged one packed), with the longest
+    sequence for the ragged size and stride 0 for the batch (each sequence's start comes from its
+    offsets)."""
     if not arg.is_nested:
         return arg, list(arg.shape), list(arg.stride())
     values, offsets = arg.values(), arg.offsets()
     longest = int(offsets.diff().max()) if offsets.numel() > 1 else 0
-    sizes = [offsets.numel() - 1, longest, *values.shape[1:]]
+    sizes = [offsets.numel() - 1, *values.shape]
+    sizes[arg._ragged_idx] = longest
     return values, sizes, [0, *values.stride()]
 
 
@@ -292,8 +294,9 @@ def _check_jagged(name: str, tensor: Tensor, arg: torch.Tensor) -> None:
         if arg.layout != torch.jagged or ragged != tensor.jagged_dim or arg.dim() != tensor.ndim:
             raise CompileError(
                 f"argument for {name} must be a {tensor.ndim}-dimensional nested tensor with "
-                "layout=torch.jagged, ragged in dimension 1 (torch.nested.nested_tensor([...], "
-                "layout=torch.jagged))"
+                f"layout=torch.jagged, ragged in dimension {tensor.jagged_dim} "
+                "(torch.nested.nested_tensor([...], layout=torch.jagged) of parts that differ in "
+                f"their dimension {tensor.jagged_dim - 1})"
             )
 
 

@@ -43,8 +43,10 @@ def test_each_sequence_is_its_own(backend):
 
 
 def test_what_is_not_jagged_is_refused():
-    with pytest.raises(ValueError, match="write jagged_dim=1"):
-        Tensor(3, jagged_dim=2)
+    with pytest.raises(ValueError, match="write a jagged_dim from 1 to 2"):
+        Tensor(3, jagged_dim=3)
+    with pytest.raises(ValueError, match="write a jagged_dim from 1 to 1"):
+        Tensor(2, jagged_dim=0)
     kernel = ninetoothed.make(arrangement, doubled_plus_row_sum, (jagged(), jagged()))
     dense = torch.randn(2, 5, 4)
     with pytest.raises(CompileError, match="layout=torch.jagged"):
@@ -53,3 +55,26 @@ def test_what_is_not_jagged_is_refused():
     nested = torch.nested.nested_tensor([torch.randn(2, 4)], layout=torch.jagged)
     with pytest.raises(CompileError, match="is not jagged"):
         plain(nested, nested)
+
+
+def padded(x, out):
+    return x.tile((1, 2, 8)), out.tile((1, 2, 8))
+
+
+def copied(x, out):
+    out = x  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+@pytest.mark.parametrize("jagged_dim", [1, 2])
+def test_to_padded_on_either_ragged_dimension(backend, jagged_dim):
+    """Positions past a sequence's end read the tensor's `other`: torch's to_padded_tensor."""
+    source = Tensor(3, jagged_dim=jagged_dim, other=-1.0)
+    kernel = ninetoothed.make(padded, copied, (source, Tensor(3)), backend=backend)
+    lengths = (5, 19, 1)
+    parts = [torch.randn(*((n, 3) if jagged_dim == 1 else (3, n))) for n in lengths]
+    x = torch.nested.nested_tensor(parts, layout=torch.jagged)
+    expected = torch.nested.to_padded_tensor(x, -1.0)
+    out = torch.full(expected.shape, math.nan)
+    kernel(x, out)
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)
