@@ -8,6 +8,7 @@ from compiler.dsl import debugging as debugging
 from compiler.dsl import generation as generation
 from compiler.dsl import language as language
 from compiler.dsl import naming as naming
+from compiler.dsl import visualization as visualization
 from compiler.dsl.dtype import bfloat16 as bfloat16
 from compiler.dsl.dtype import float16 as float16
 from compiler.dsl.dtype import float32 as float32
@@ -31,4 +32,4 @@ from compiler.dsl.tensor import Tensor as Tensor
 eval = evaluate  # NineToothed's names: `ninetoothed.eval(tensor, subs)`, `ninetoothed.subs(...)`
 subs = substitute
 # The submodules a program may import as `ninetoothed.<name>` (NineToothed's own module names).
-SUBMODULES = ("auto_tuner", "debugging", "generation", "language", "naming")
+SUBMODULES = ("auto_tuner", "debugging", "generation", "language", "naming", "visualization")

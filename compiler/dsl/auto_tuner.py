@@ -1,10 +1,11 @@
 """`ninetoothed.auto_tuner.AutoTuner`: call whichever of several equivalent functions is fastest
 for the arguments given, timing each once per argument key and remembering the timings on disk.
 
-Two kinds of cache file sit in `CACHE_DIR/auto_tuner/`: one per function (its key's timings, by
-argument key), shared by every tuner that has the function; and one per tuner (every function's
-timings, by argument key). An argument key is what the arguments are, tensors by their dtype and
-shape (not their values), so a later call with like arguments reuses the choice.
+Two kinds of cache file sit in `generation.CACHE_DIR/auto_tuner/`: one per function (its key's
+timings, by argument key), shared by every tuner that has the function; and one per tuner (every
+function's timings, by argument key). An argument key is what the arguments are, tensors by their
+dtype and shape (not their values), so a later call with like arguments reuses the choice. Torch
+and the runtime are imported on the first call, so `import ninetoothed` stays quick.
 """
 
 from __future__ import annotations
@@ -14,10 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import torch
-
-from compiler.dsl.generation import CACHE_DIR
-from compiler.runtime.timing import time_call
+from compiler.dsl import generation
 
 
 class AutoTuner:
@@ -29,7 +27,7 @@ class AutoTuner:
             )
         self._funcs = tuple(funcs)
         self._keys = tuple(str(key) for key in keys)
-        self._folder = CACHE_DIR / "auto_tuner"
+        self._folder = generation.CACHE_DIR / "auto_tuner"
         self._cache_path = self._folder / f"{_digest(repr(self._keys))}.json"
         self._best_func: dict[str, Callable] = {}
 
@@ -60,6 +58,10 @@ class AutoTuner:
         path = self._get_func_cache_path(func)
         table = _read(path)
         if key not in table:
+            import torch
+
+            from compiler.runtime.timing import time_call
+
             device = "cuda" if torch.cuda.is_available() else "cpu"
             table[key] = time_call(lambda: func(*args, **kwargs), device)
             _write(path, table)
@@ -67,7 +69,7 @@ class AutoTuner:
 
 
 def _describe(value: object) -> str:
-    if isinstance(value, torch.Tensor):
+    if type(value).__module__ == "torch" and hasattr(value, "dtype"):  # a tensor, by its type
         return f"tensor({value.dtype}, {tuple(value.shape)})"
     return repr(value)
 

@@ -4,7 +4,8 @@ arranged tensor reads, as torch tensors, for sources of fixed shape.
 Each source comes back as `arange(numel)` in its shape, so an element's value is its index; each
 target has one axis for all programs (the outermost level flattened, program ids in order) and then
 the axes of its inner levels, holding the index each position reads, or -1 where it is masked off.
-The answer comes from `views.resolve`, the same index maps the front end lowers.
+The answer comes from `views.resolve`, the same index maps the front end lowers. Torch is imported
+on the first call, so `import ninetoothed` stays quick.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import torch
 
 from compiler.dsl.evaluate import evaluate
 from compiler.dsl.tensor import Tensor
@@ -21,6 +21,8 @@ from compiler.errors import CompileError
 
 def simulate_arrangement(arrangement, tensors, device=None):
     """(source tensors, target tensors) in the order `arrangement` returns them."""
+    import torch
+
     if device is None:
         device = "cuda" if torch.cuda.is_available() else "cpu"
     for position, tensor in enumerate(tensors):
@@ -43,7 +45,9 @@ def simulate_arrangement(arrangement, tensors, device=None):
     return tuple(sources), tuple(targets)
 
 
-def _target(tensor: Tensor) -> torch.Tensor:
+def _target(tensor: Tensor):
+    import torch
+
     offsets = evaluate(tensor)
     if tensor.source.ndim == 0:
         return torch.tensor(0)

@@ -13,7 +13,7 @@ import torch
 
 from compiler import dsl
 from compiler.cli.program import ninetoothed_bound
-from compiler.dsl import auto_tuner, debugging, naming
+from compiler.dsl import auto_tuner, debugging, naming, visualization
 from compiler.errors import CompileError
 
 NAMES = ("x", "BLOCK_SIZE_M", "ninetoothed_name", "a_b_c", "input_0")
@@ -55,7 +55,7 @@ def _slow(delay, *args, **kwargs):
 
 @pytest.fixture
 def tuner_cache(tmp_path, monkeypatch):
-    monkeypatch.setattr(auto_tuner, "CACHE_DIR", tmp_path)
+    monkeypatch.setenv("NTC_CACHE_DIR", str(tmp_path))
     return tmp_path
 
 
@@ -124,3 +124,33 @@ def test_simulate_arrangement_of_a_scalar_and_of_unsized_tensors():
     assert sources[1].item() == 0 and targets[1].item() == 0
     with pytest.raises(CompileError, match=r"tensor 0 has sizes .* give each Tensor its shape"):
         debugging.simulate_arrangement(arrangement, (dsl.Tensor(1), dsl.Tensor(0)))
+
+
+def _greys(path) -> int:
+    """How many pixels of a picture are the colour of masked positions."""
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(path)[..., :3]
+    grey = np.array([0xC8, 0xC8, 0xC8]) / 255
+    return int(np.all(np.abs(pixels - grey) < 0.02, axis=-1).sum())
+
+
+def test_visualize_arrangement_greys_exactly_the_masked_positions(tmp_path):
+    def tiled(x):
+        return (x.tile((2, 2)),)
+
+    ragged, exact = tmp_path / "ragged.png", tmp_path / "exact.png"
+    visualization.visualize_arrangement(tiled, (dsl.Tensor(shape=(3, 5)),), save_path=ragged)
+    visualization.visualize_arrangement(tiled, (dsl.Tensor(shape=(4, 4)),), save_path=exact)
+    assert _greys(ragged) > 0 and _greys(exact) == 0
+
+
+def test_visualize_draws_every_level_and_needs_sizes(tmp_path):
+    import matplotlib.image
+
+    flat, nested = tmp_path / "flat.png", tmp_path / "nested.png"
+    visualization.visualize(dsl.Tensor(shape=(4, 4)), save_path=flat)
+    visualization.visualize(dsl.Tensor(shape=(4, 4)).tile((2, 2)), save_path=nested)
+    assert matplotlib.image.imread(nested).shape[0] > matplotlib.image.imread(flat).shape[0]
+    with pytest.raises(ValueError, match="visualize needs every size"):
+        visualization.visualize(dsl.Tensor(2), save_path=flat)
