@@ -6,7 +6,8 @@ Each task makes its own sandbox from the sweep's commit: the driver packs the co
 bundle, puts it into Ray's object store once, and a task clones it into its node's cache
 (`$NTC_AGENT_HOME/sources/<commit>`) the first time that node needs it. The nodes need this
 project's Python environment; the code travels with the job (this command ships the checkout as
-the job's `working_dir` when it connects to a cluster itself).
+the job's `working_dir` when it connects to a cluster itself: `compiler/cluster.py`, shared with the
+compatibility runner).
 """
 
 from __future__ import annotations
@@ -20,18 +21,7 @@ from agents.run import PROJECT_ROOT, default_home
 from agents.sandbox import _git
 from agents.sweep.plan import Unit
 from agents.sweep.unit import run_unit
-
-EXCLUDES = [".git", ".venv", ".venv-tvm", "evals/results", "**/__pycache__", "*.egg-info"]
-
-
-def _ray():
-    try:
-        import ray
-    except ImportError:
-        raise AgentError(
-            "--ray needs Ray: pip install -e '.[ray]' (or pip install ray) in this environment"
-        ) from None
-    return ray
+from compiler import cluster
 
 
 class RayTasks:
@@ -40,14 +30,11 @@ class RayTasks:
     def __init__(
         self, address: str, api_key: str | None, keep: bool, commit: str, local_cpus: int = 2
     ):
-        ray = _ray()
-        self.ray = ray
-        self.started = not ray.is_initialized()  # a caller's Ray instance stays the caller's
-        if self.started and address == "local":
-            ray.init(num_cpus=local_cpus, include_dashboard=False, log_to_driver=False)
-        elif self.started:
-            env = {"working_dir": str(PROJECT_ROOT), "excludes": EXCLUDES}
-            ray.init(address=address, runtime_env=env, log_to_driver=False)
+        try:
+            self.started = cluster.connect(address, local_cpus)
+        except cluster.RayUnavailable as error:
+            raise AgentError(str(error)) from None
+        ray = self.ray = cluster.ray_module()
         self.api_key = api_key
         self.keep = keep
         self.bundle = ray.put(bundle(PROJECT_ROOT, commit))
@@ -62,11 +49,7 @@ class RayTasks:
         return self.task.remote(unit, self.bundle, self.api_key, self.keep)
 
     def next_done(self, handles: list) -> tuple[object, dict | BaseException]:
-        ready, _ = self.ray.wait(handles, num_returns=1)
-        try:
-            return ready[0], self.ray.get(ready[0])
-        except Exception as error:  # the task raised, or its worker or node was lost
-            return ready[0], error
+        return cluster.next_done(handles)
 
     def close(self) -> None:
         if self.started:

@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.backends.registry import TARGETS
@@ -46,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sample", type=int, default=0, help="run N tests per test file (0: all)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per test (0: none)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes per backend")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run each test file's share as a Ray task: a cluster's address, auto (the cluster "
+        "this machine belongs to) or local (a Ray instance here); records stream back as tasks end",
+    )
     parser.add_argument("--resume", action="store_true", help="keep a stopped run's outcomes")
     parser.add_argument(
         "--retry-failed",
@@ -111,31 +118,78 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
         previous.write_text("".join(kept))
     path.unlink(missing_ok=True)
     files = test_files(corpus)
-    workers = []
     # Every worker collects every file, in the library's own order, and runs its share: test ids
     # that draw random sizes at collection come out the same however many workers there are.
-    for index in range(min(args.jobs, len(files))):
-        shard_records = records / f"{backend}.{index}.part"
-        shard_records.unlink(missing_ok=True)
-        env = _environment(corpus, backend, args, shard_records, previous)
-        if only is not None:
-            env["NTC_COMPAT_ONLY"] = str(only)
-        env["NTC_COMPAT_SHARD"] = f"{index}/{min(args.jobs, len(files))}"
-        command = [sys.executable, "-m", "pytest", *map(str, files), "-p", "compiler.compat.plugin"]
-        command += ["-q", "-p", "no:cacheprovider", "-p", "no:lowering_audit"]
-        command += ["--continue-on-collection-errors"]  # the plugin records a file that fails
-        command += ["--rootdir", str(corpus.root), "-c", str(_pytest_config(corpus))]
-        command += ["-k", args.keyword] if args.keyword else []
-        log = (records / f"{backend}.{index}.log").open("w")
-        process = subprocess.Popen(command, cwd=corpus.root, env=env, stdout=log, stderr=log)
-        workers.append((process, shard_records, log))
+    count = len(files) if args.ray else min(args.jobs, len(files))
+    shards = [Shard(backend, index, count, _settings(args)) for index in range(count)]
+    for index in range(count):
+        (records / f"{backend}.{index}.part").unlink(missing_ok=True)
+    if args.ray:
+        from compiler.compat import ray_shards
+
+        ray_shards.run(args.ray, args.jobs, corpus, shards, records, previous, only)
+        parts = [records / f"{backend}.{index}.part" for index in range(count)]
+        return _merge(path, previous, [part for part in parts if part.exists()])
+    workers = []
+    for shard in shards:
+        part = records / f"{backend}.{shard.index}.part"
+        log = (records / f"{backend}.{shard.index}.log").open("w")
+        workers.append((start_shard(corpus, shard, part, previous, only, log), part, log))
     _follow(backend, workers)
-    shards = [r for _, r, _ in workers if r.exists()]
+    return _merge(path, previous, [r for _, r, _ in workers if r.exists()])
+
+
+def _merge(path: Path, previous: Path, shards: list[Path]) -> Path:
+    """The kept records and the shards' into the backend's records file."""
     earlier = previous.read_text() if previous.exists() else ""
     data.write(path, earlier + "".join(shard.read_text() for shard in shards))
     for shard in [*shards, previous]:  # only once the merged file holds them
         shard.unlink(missing_ok=True)
     return path
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One worker's share of a backend's run: every `count`-th test file from the `index`-th."""
+
+    backend: str
+    index: int
+    count: int
+    settings: tuple[tuple[str, str], ...]  # NTC_COMPAT_* values of the run (see plugin.py)
+
+
+def _settings(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    return (
+        ("TIMEOUT", str(args.timeout)),
+        ("SAMPLE", str(args.sample)),
+        ("KEYWORD", args.keyword or ""),
+        ("FAILED_ON", args.failed_on or ""),
+        ("COMMIT", _commit()),
+    )
+
+
+def start_shard(corpus: Corpus, shard: Shard, part: Path, skip: Path, only, log):
+    """The pytest process of one shard, its records appended to `part`."""
+    env = dict(os.environ)
+    env.update(
+        TRITON_INTERPRET="1",
+        PYTHONPATH=os.pathsep.join([str(PROJECT), *map(str, corpus.import_paths)]),
+        NTC_COMPAT_BACKEND=shard.backend,
+        NTC_COMPAT_ROOTS=os.pathsep.join(map(str, corpus.import_paths)),
+        NTC_COMPAT_RECORDS=str(part),
+        NTC_COMPAT_SKIP=str(skip),
+        NTC_COMPAT_SHARD=f"{shard.index}/{shard.count}",
+        **{f"NTC_COMPAT_{name}": value for name, value in shard.settings},
+    )
+    if only is not None:
+        env["NTC_COMPAT_ONLY"] = str(only)
+    keyword = dict(shard.settings)["KEYWORD"]
+    command = [sys.executable, "-m", "pytest", *map(str, test_files(corpus))]
+    command += ["-p", "compiler.compat.plugin", "-q", "-p", "no:cacheprovider"]
+    command += ["-p", "no:lowering_audit", "--continue-on-collection-errors"]  # recorded instead
+    command += ["--rootdir", str(corpus.root), "-c", str(_pytest_config(corpus))]
+    command += ["-k", keyword] if keyword else []
+    return subprocess.Popen(command, cwd=corpus.root, env=env, stdout=log, stderr=log)
 
 
 def _failed_on(choice: str, records: Path, backend: str) -> Path:
@@ -184,24 +238,6 @@ def _commit() -> str:
     return result.stdout.strip() or "unknown"
 
 
-def _environment(corpus: Corpus, backend: str, args, shard_records: Path, skip: Path) -> dict:
-    env = dict(os.environ)
-    env.update(
-        TRITON_INTERPRET="1",
-        PYTHONPATH=os.pathsep.join([str(PROJECT), *map(str, corpus.import_paths)]),
-        NTC_COMPAT_BACKEND=backend,
-        NTC_COMPAT_ROOTS=os.pathsep.join(map(str, corpus.import_paths)),
-        NTC_COMPAT_RECORDS=str(shard_records),
-        NTC_COMPAT_TIMEOUT=str(args.timeout),
-        NTC_COMPAT_SAMPLE=str(args.sample),
-        NTC_COMPAT_SKIP=str(skip),
-        NTC_COMPAT_KEYWORD=args.keyword or "",
-        NTC_COMPAT_FAILED_ON=args.failed_on or "",
-        NTC_COMPAT_COMMIT=_commit(),
-    )
-    return env
-
-
 PROGRESS_SECONDS = 15.0
 
 
@@ -211,7 +247,7 @@ def _follow(backend: str, workers: list) -> None:
     shown, shown_at = None, started
     while True:
         running = any(p.poll() is None for p, _, _ in workers)
-        counts = _counts([r for _, r, _ in workers])
+        counts = record_counts([r for _, r, _ in workers])
         now = time.monotonic()
         if not running or (counts != shown and now - shown_at >= PROGRESS_SECONDS):
             print(report.progress_line(backend, counts, now - started), flush=True)
@@ -226,7 +262,7 @@ def _follow(backend: str, workers: list) -> None:
             print(f"  {backend}: a worker exited with {process.returncode}; see {log.name}")
 
 
-def _counts(paths: list[Path]) -> dict[str, int]:
+def record_counts(paths: list[Path]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for path in paths:
         if not path.exists():

@@ -220,3 +220,15 @@ def test_workers_run_the_same_tests_as_one_process(run, tmp_path):
     argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
     assert runner.main([*argv, "--report", str(tmp_path / "r.md"), "--jobs", "2"]) == 0
     assert set(records(tmp_path, "triton")) == set(records(run, "triton"))
+
+
+def test_ray_tasks_record_what_local_workers_record(run, tmp_path):
+    """`--ray local`: one Ray task per test file's share, the corpus shipped as a tarball through
+    Ray's object store and unpacked on the node; the same outcomes as the local workers."""
+    pytest.importorskip("ray")
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
+    argv += ["--ray", "local", "--jobs", "2", "--timeout", "60", "--report", str(tmp_path / "r.md")]
+    assert runner.main(argv) == 0
+    by_ray = {name: r["outcome"] for name, r in records(tmp_path, "triton").items()}
+    assert by_ray == {name: r["outcome"] for name, r in records(run, "triton").items()}
+    assert not list((tmp_path / "compat_library").glob("*.part"))
