@@ -3,10 +3,12 @@
 The allowlist holds the task's `commands`, the Commands tables of the sandbox's skills
 (`skills/*/references/project.md`; a withheld skill takes its commands with it), every skill script
 (`python skills/<skill>/scripts/<name>.py ...`, what a table's bare `.venv/bin/python` row is for)
-and `pytest` on paths or node ids. An entry allows the commands that begin with its fixed words,
-those before its first `{placeholder}` or `--option`: `.venv/bin/ntc compile {file} --emit ssa`
-allows `ntc compile ...`. A make target is allowed as it is, without options or other targets.
-`.venv/bin/` in front of a command is optional; arguments may not lead outside the sandbox.
+and `pytest` on paths or node ids; a task with `scratch: true` also `python scratch/FILE.py`, its
+proof programs (the sandbox's git ignores `scratch/`, so they never reach the patch). An entry
+allows the commands that begin with its fixed words, those before its first `{placeholder}` or
+`--option`: `.venv/bin/ntc compile {file} --emit ssa` allows `ntc compile ...`. A make target is
+allowed as it is, without options or other targets. `.venv/bin/` in front of a command is
+optional; arguments may not lead outside the sandbox.
 
 The list keeps a model to the project's commands. It is not a jail: `ntc run` and `pytest` run
 code the model wrote, as the user, in the sandbox folder.
@@ -17,7 +19,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from agents.sandbox import Refused, Sandbox
 from skills.evals import project_commands, skill_dirs
@@ -30,21 +32,30 @@ VENV = ".venv/bin/"
 PLACEHOLDER = re.compile(r"\{[^}]*\}|<[^>]*>")
 SHELL_WORDS = frozenset({";", "|", "||", "&", "&&", ">", ">>", "<", "2>", "2>&1", "&>"})
 PYTEST = ("pytest",)
+SCRATCH = "scratch/"  # a task's proof programs: ignored by the sandbox's git, never in the patch
 
 
 @dataclass(frozen=True)
 class Allowed:
     words: tuple[str, ...]  # the fixed words a command must begin with, normalised
     exact: bool = False  # nothing may follow (make targets)
+    under: str = ""  # the word after `words` must be a file in this folder (`scratch/`)
 
     def text(self) -> str:
         if self.words == PYTEST:
             return "pytest PATH_OR_NODE_ID ... (or python -m pytest)"
+        if self.under:
+            return " ".join(self.words) + f" {self.under}FILE.py ..."
         return " ".join(self.words) + ("" if self.exact else " ...")
 
     def allows(self, argv: list[str]) -> bool:
         start = tuple(argv[: len(self.words)])
-        return start == self.words and (not self.exact or len(argv) == len(self.words))
+        if start != self.words or (self.exact and len(argv) != len(self.words)):
+            return False
+        if not self.under:
+            return True
+        following = argv[len(self.words) : len(self.words) + 1]
+        return bool(following) and _is_under(following[0], self.under)
 
 
 def sandbox_command(command: str) -> str:
@@ -55,8 +66,9 @@ def sandbox_command(command: str) -> str:
     return command
 
 
-def allowlist(task_commands: tuple[str, ...], root: Path) -> list[Allowed]:
-    """The entries for a task in the sandbox at `root`, without repeats, in a stable order."""
+def allowlist(task_commands: tuple[str, ...], root: Path, scratch: bool = False) -> list[Allowed]:
+    """The entries for a task in the sandbox at `root`, without repeats, in a stable order;
+    `scratch`: also `python` on the task's proof programs in `SCRATCH` (never part of the patch)."""
     templates = list(task_commands)
     skills = skill_dirs(root / "skills") if (root / "skills").is_dir() else []
     for skill in skills:
@@ -65,7 +77,9 @@ def allowlist(task_commands: tuple[str, ...], root: Path) -> list[Allowed]:
     scripts = sorted((root / "skills").glob("*/scripts/*.py"))
     entries += [Allowed(("python", p.relative_to(root).as_posix())) for p in scripts]
     entries.append(Allowed(PYTEST))
-    return sorted(set(entries), key=lambda entry: entry.words)
+    if scratch:
+        entries.append(Allowed(("python",), under=SCRATCH))
+    return sorted(set(entries), key=lambda entry: (entry.words, entry.under))
 
 
 def listing(allowed: list[Allowed]) -> str:
@@ -135,6 +149,11 @@ def _entry(template: str) -> Allowed | None:
             break
         fixed.append(word)
     return Allowed(tuple(fixed))
+
+
+def _is_under(word: str, folder: str) -> bool:
+    path = PurePosixPath(word)
+    return not path.is_absolute() and ".." not in path.parts and word.startswith(folder)
 
 
 def _path_of(word: str) -> str | None:

@@ -19,7 +19,7 @@ sandbox (ntc, the skills' scripts, pytest on paths; its description lists them):
 your change emits and run its tests. The task's gates, in order: {gates}. They run when you call
 run_checks() or finish(summary) and report findings as path:line: CODE message.
 Fix the code until they pass; never suppress a finding, never edit the audits, the tests or the
-baseline (those writes are refused).
+baseline (those writes are refused).{new_files}
 
 Skills (activate_skill(name) gives one in full, with its files):
 {catalog}
@@ -27,8 +27,13 @@ Skills (activate_skill(name) gives one in full, with its files):
 
 TASK = """\
 Task {name}: {prompt}
-
+{scratch}
 Recommended skills: {skills}.
+"""
+SCRATCH = """
+Proof programs go in scratch/, which is not part of the change: write scratch/NAME.py and run it
+with `python scratch/NAME.py` or `ntc run scratch/NAME.py` (`ntc run --help` shows what a program
+file holds).
 """
 
 TEXT_ONLY = (
@@ -50,13 +55,20 @@ NOT_A_FINDING = (
 OUT_OF_TIME = f"{NOT_A_FINDING} Then call finish(summary) to run the gates again."
 
 
+NEW_FILES = """ Add your own tests as new files where the skills say they go; this task
+lets you create (not change) files at: {globs}. The gates run them."""
+
+
 def system_prompt(task: Task, skills: dict[str, Skill]) -> str:
     gates = ", ".join(gate.name for gate in task.gates) or "none"
-    return SYSTEM.format(gates=gates, catalog=catalog(skills))
+    new_files = NEW_FILES.format(globs=", ".join(task.writable)) if task.writable else ""
+    return SYSTEM.format(gates=gates, catalog=catalog(skills), new_files=new_files)
 
 
 def task_prompt(task: Task) -> str:
-    return TASK.format(name=task.name, prompt=task.prompt, skills=", ".join(task.skills) or "none")
+    skills = ", ".join(task.skills) or "none"
+    scratch = SCRATCH if task.scratch else ""
+    return TASK.format(name=task.name, prompt=task.prompt, skills=skills, scratch=scratch)
 
 
 def gates_message(results: list[GateResult], *, after_finish: bool) -> str:

@@ -103,7 +103,9 @@ def start(spec: RunSpec, api_key: str | None = None, say: Callable[[str], None] 
     spec.commit = _resolve(repo, spec.commit)
     spec.folder.mkdir(parents=True)
     with run_lock(spec.folder, spec.run_id):
-        sandbox = Sandbox.create(repo, spec.folder / "sandbox", spec.commit, task.allow_edits)
+        sandbox = Sandbox.create(
+            repo, spec.folder / "sandbox", spec.commit, task.allow_edits, task.writable
+        )
         sandbox = _prepare(sandbox, task)
         (spec.folder / RUN_FILE).write_text(json.dumps(asdict(spec), indent=1) + "\n")
         rt = _runtime(spec, task, sandbox, api_key, say, events=None)
@@ -124,7 +126,7 @@ def resume(
     with run_lock(folder, run_id):
         task = load_task(spec.task, spec.params)
         events = read_events(Path(spec.out))
-        sandbox = Sandbox.open(spec.folder / "sandbox", task.allow_edits)
+        sandbox = Sandbox.open(spec.folder / "sandbox", task.allow_edits, task.writable)
         sandbox.base = events[0]["base"]
         rt = _runtime(spec, task, sandbox, api_key, say, events=events)
         with _checkpointer(spec) as saver:
@@ -320,7 +322,7 @@ def _prepare(sandbox: Sandbox, task: Task) -> Sandbox:
             )
         shutil.rmtree(sandbox.root / skills[name].folder)
     sandbox.commit(f"task {task.name}: setup")
-    return Sandbox.open(sandbox.root, task.allow_edits)
+    return Sandbox.open(sandbox.root, task.allow_edits, task.writable)
 
 
 def _task_source(task: Task) -> str:

@@ -41,7 +41,7 @@ class Runtime:
     tools: ToolBox = field(init=False)
 
     def __post_init__(self) -> None:
-        allowed = allowlist(self.task.commands, self.sandbox.root)
+        allowed = allowlist(self.task.commands, self.sandbox.root, self.task.scratch)
         self.tools = ToolBox(
             self.gate_context, self.skills, self.check, allowed, self.task.withhold
         )

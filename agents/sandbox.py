@@ -4,9 +4,11 @@ with that commit as its only history, so no earlier state of the tree is in its 
 Tools reach files only through `Sandbox.path`, which refuses absolute paths, `..` and symlinks
 that lead outside, `.git`, and (for writes) the protected prefixes: `audits/`, `tests/`,
 `agents/`, `pyproject.toml` (it configures the audit) and the audit baseline, unless the task
-allows them. Commands run with a timeout, each in a process group of its own, recorded while it
-runs (`agents/in_flight.py`), so that a resumed run can end one that a killed workflow left. The
-user's checkout is only read (by `git fetch`); its uncommitted changes are not in the sandbox.
+allows them; a task's `writable` globs let a model add new files there (its own tests), never
+change one the commit has. Commands run with a timeout, each in a process group of its own,
+recorded while it runs (`agents/in_flight.py`), so that a resumed run can end one that a killed
+workflow left. The user's checkout is only read (by `git fetch`); its uncommitted changes are not
+in the sandbox.
 `EARLIER_RUNS` are what a run takes out of the tree before it starts (see `agents/run.py`), so a
 model cannot copy an earlier run's answer. `.venv` is a link to the environment the workflow runs
 in, so that the skills' `.venv/bin/...` commands and scripts run in the sandbox as in a checkout;
@@ -31,6 +33,7 @@ from agents.in_flight import InFlight
 PROTECTED = ("audits/", "tests/", "agents/", "pyproject.toml")
 EARLIER_RUNS = ("transcripts", "evals/results")  # recorded agent runs and sweeps
 VENV = ".venv"
+SCRATCH = "scratch"  # a task's proof programs (`agents/commands.py`)
 GIT_TIMEOUT = 120.0
 AUTHOR = ["-c", "user.name=ntc-agent", "-c", "user.email=ntc-agent@localhost"]
 
@@ -48,14 +51,24 @@ class Completed:
 
 
 class Sandbox:
-    def __init__(self, root: Path, base: str, protected: tuple[str, ...]):
+    def __init__(
+        self, root: Path, base: str, protected: tuple[str, ...], new_files: tuple[str, ...] = ()
+    ):
         self.root = root.resolve()
         self.base = base  # the commit the run's changes are diffed against
         self.protected = protected
+        self.new_files = new_files  # globs of protected paths a model may create
         self.in_flight = InFlight(None)  # a run records its commands: see agents/run.py
 
     @classmethod
-    def create(cls, repo: Path, folder: Path, commit: str, allow: tuple[str, ...]) -> Sandbox:
+    def create(
+        cls,
+        repo: Path,
+        folder: Path,
+        commit: str,
+        allow: tuple[str, ...],
+        new_files: tuple[str, ...] = (),
+    ) -> Sandbox:
         if folder.exists():
             raise AgentError(f"{folder} exists already; give the run another id")
         sha = _git(repo, "rev-parse", "--verify", f"{commit}^{{commit}}").strip()
@@ -66,14 +79,14 @@ class Sandbox:
         _git(folder, "checkout", "--quiet", "--detach", sha)
         (folder / VENV).symlink_to(sys.prefix, target_is_directory=True)
         with (folder / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
-            exclude.write(f"/{VENV}\n")
-        return cls.open(folder, allow)
+            exclude.write(f"/{VENV}\n/{SCRATCH}\n")  # neither is part of the change
+        return cls.open(folder, allow, new_files)
 
     @classmethod
-    def open(cls, folder: Path, allow: tuple[str, ...]) -> Sandbox:
+    def open(cls, folder: Path, allow: tuple[str, ...], new_files: tuple[str, ...] = ()) -> Sandbox:
         base = _git(folder, "rev-parse", "HEAD").strip()
         protected = tuple(p for p in (*PROTECTED, *_baseline(folder)) if p not in allow)
-        return cls(folder, base, protected)
+        return cls(folder, base, protected, new_files)
 
     def path(self, relative: object, *, write: bool = False) -> Path:
         """The absolute path of `relative` inside the sandbox; `Refused` if it may not be used."""
@@ -91,12 +104,36 @@ class Sandbox:
         for name in {lexical.as_posix().removeprefix("./"), inside}:
             if name == ".git" or name.startswith(".git/"):
                 raise Refused(f"{relative}: .git is not a file of the project; refused")
-            if write and self._protected(name):
+            if write and self._protected(name) and not self._new_file_allowed(name):
                 raise Refused(
                     f"{relative}: {self._protected(name)} is protected in this task (the gates "
                     "must judge the change, not be changed by it); change the code instead"
+                    + self._new_file_hint(name)
                 )
         return resolved
+
+    def _new_file_allowed(self, name: str) -> bool:
+        """A new file (one the base commit lacks) at a path of the task's `writable` globs."""
+        if not any(_matches(name, glob) for glob in self.new_files):
+            return False
+        tracked = subprocess.run(
+            ["git", "cat-file", "-e", f"{self.base}:{name}"], cwd=self.root, capture_output=True
+        )
+        return tracked.returncode != 0
+
+    def added_files(self) -> list[str]:
+        """The files the run created at the task's `writable` globs, sorted."""
+        listing = _git(self.root, "status", "--porcelain", "--untracked-files=all")
+        names = [line[3:] for line in listing.splitlines() if line[:2] in ("??", "A ")]
+        return sorted(n for n in names if any(_matches(n, glob) for glob in self.new_files))
+
+    def _new_file_hint(self, name: str) -> str:
+        if not self.new_files:
+            return ""
+        return (
+            f"; this task lets you add new files (not change existing ones) at: "
+            f"{', '.join(self.new_files)}"
+        )
 
     def relative(self, path: Path) -> str:
         return path.resolve().relative_to(self.root).as_posix()
@@ -177,6 +214,12 @@ class Sandbox:
         _git(self.root, "add", "--all")
         _git(self.root, *AUTHOR, "commit", "--quiet", "--allow-empty", "-m", message)
         return _git(self.root, "rev-parse", "HEAD").strip()
+
+
+def _matches(name: str, glob: str) -> bool:
+    """`name` matches `glob` whole, a `*` never crossing a `/`."""
+    path, pattern = PurePosixPath(name), PurePosixPath(glob)
+    return len(path.parts) == len(pattern.parts) and path.match(glob)
 
 
 def _baseline(folder: Path) -> list[str]:

@@ -25,6 +25,23 @@ def test_run_executes_an_unmodified_ninetoothed_program():
     assert "max |error| vs torch: 0.0" in result.stdout
 
 
+def test_run_help_says_what_a_program_holds_and_its_example_runs(tmp_path):
+    """`ntc run --help` shows a whole program; that program runs, and a wrong one exits non-zero."""
+    from compiler.cli.commands import RUN_DESCRIPTION
+
+    help_text = ntc("run", "--help").stdout
+    assert "imports ninetoothed" in help_text and "kernel(x, y, out)" in help_text
+    example = "\n".join(
+        line[4:] for line in RUN_DESCRIPTION.splitlines() if line.startswith("    ") or not line
+    ).strip()
+    program = tmp_path / "example.py"
+    program.write_text(example + "\n")
+    assert ntc("run", str(program)).returncode == 0
+    program.write_text(example.replace("torch.maximum(x, y)), ", "torch.minimum(x, y)), ") + "\n")
+    failed = ntc("run", str(program))
+    assert failed.returncode != 0 and "mismatch" in failed.stderr
+
+
 def test_flash_attention_ssa_is_generic_ops():
     result = ntc(
         "compile",

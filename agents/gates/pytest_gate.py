@@ -4,7 +4,9 @@ names. `select` keeps only the tests whose parametrize id matches one of its pat
 (`pytest_plugin/ntc_agent_select.py`), where `-k` would match any substring of a test's name.
 Each test's start and end go to a progress file as they happen
 (`pytest_plugin/ntc_agent_progress.py`), so that a run stopped by its time limit names the test
-that was running and the slowest finished ones."""
+that was running and the slowest finished ones. `added` runs the Python test files the model
+created at the task's `writable` globs too; with none and no `args`, the gate has nothing to judge
+and passes, saying so."""
 
 from __future__ import annotations
 
@@ -41,8 +43,11 @@ def run(spec: GateSpec, ctx: GateContext) -> GateResult:
     progress = report.with_suffix(".progress")
     report.unlink(missing_ok=True)
     progress.unlink(missing_ok=True)
+    added = [f for f in ctx.sandbox.added_files() if f.endswith(".py")] if spec.added else []
+    if spec.added and not added and not spec.args:
+        return GateResult(spec.name, spec.kind, True, ran="no test file added: nothing to run")
     argv = [ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"]
-    argv += ["-o", "junit_family=xunit1", f"--junitxml={report}", *spec.args]
+    argv += ["-o", "junit_family=xunit1", f"--junitxml={report}", *spec.args, *added]
     argv += ["-p", PROGRESS_PLUGIN, f"--progress-file={progress}"]
     if spec.select:
         argv += ["-p", PLUGIN, *(f"--select-id={pattern}" for pattern in spec.select)]

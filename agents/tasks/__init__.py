@@ -3,13 +3,18 @@
 Keys: `description`; `params` (NAME: {default, pattern, help}), substituted as `{NAME}` in every
 string below; `prompt`; `skills` (recommended skill names); `commands` (what the `run` tool may
 run besides the skills' commands, e.g. `cc --version`; see `agents/commands.py`); `allow_edits`
-(protected path prefixes this task may change, e.g. `tests/`); `setup` (files planted into the
-sandbox before the run: `{path, from}` with `from` relative to the task file); `withhold` (skill
-names taken out of the sandbox and the catalog, to measure what a skill is worth);
-`keep_earlier_runs` (true: leave `transcripts/` and other recorded runs in the sandbox); `gates`
-(in order: `{kind, name?, args?, select?, script?, timeout?}`, kinds in `agents/gates/`); `success`
-(criteria checked after the gates: `files_exist`, `diff_forbids`, `diff_touches`); `budget` (see
-`agents.budget.Budget`).
+(protected path prefixes this task may change, e.g. `tests/`); `writable` (globs of protected
+paths where the model may add new files, never change existing ones: its own tests, where the
+recommended skills say they go); `adds` (op, pass, kernel or backend: which of the skills' "new
+tests when a change adds ..." rows `writable` must cover, tests/agents/test_agents_tasks.py);
+`scratch` (true: proof programs go to `scratch/`, outside the patch, and `python scratch/X.py`
+runs them); `setup` (files planted into the sandbox before the run: `{path, from}` with `from`
+relative to the task file); `withhold` (skill names taken out of the sandbox and the catalog, to
+measure what a skill is worth); `keep_earlier_runs` (true: leave `transcripts/` and other
+recorded runs in the sandbox); `gates` (in order: `{kind, name?, args?, select?, script?,
+timeout?, added?}`, kinds in `agents/gates/`; `added: true` makes a pytest gate run the test
+files the model added too); `success` (criteria checked after the gates: `files_exist`,
+`diff_forbids`, `diff_touches`); `budget` (see `agents.budget.Budget`).
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ from agents.errors import AgentError
 
 TASKS_DIR = Path(__file__).parent
 KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
-KEYS |= {"budget", "withhold", "commands", "keep_earlier_runs"}
-GATE_KEYS = {"kind", "name", "args", "select", "script", "timeout"}
+KEYS |= {"budget", "withhold", "commands", "keep_earlier_runs", "writable", "adds", "scratch"}
+GATE_KEYS = {"kind", "name", "args", "select", "script", "timeout", "added"}
 SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
 PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 DEFAULT_GATE_TIMEOUT = 600.0
@@ -39,6 +44,7 @@ class GateSpec:
     select: tuple[str, ...] = ()  # for `pytest` gates: parametrize ids to keep (agents/gates/)
     script: Path | None = None  # for `script` gates: the check script, shipped with the task
     timeout: float = DEFAULT_GATE_TIMEOUT
+    added: bool = False  # for `pytest` gates: also run the test files the run added (`writable`)
     success: tuple[tuple[str, tuple[str, ...]], ...] = ()  # for the `success` gate
 
 
@@ -57,6 +63,9 @@ class Task:
     withhold: tuple[str, ...] = ()  # skills this run must do without
     commands: tuple[str, ...] = ()  # the `run` tool's commands besides the skills' ones
     keep_earlier_runs: bool = False  # leave recorded runs (transcripts/) in the sandbox
+    writable: tuple[str, ...] = ()  # globs of protected paths where new files may be added
+    adds: str = ""  # what the task adds (op, pass, kernel, backend): the skills' new-test rows
+    scratch: bool = False  # proof programs in scratch/, run with `python` (agents/commands.py)
 
 
 def task_file(name_or_path: str) -> Path:
@@ -119,6 +128,9 @@ def load_task(name_or_path: str, given: dict[str, str] | None = None) -> Task:
         withhold=tuple(data.get("withhold") or ()),
         commands=tuple(str(c) for c in data.get("commands") or ()),
         keep_earlier_runs=bool(data.get("keep_earlier_runs", False)),
+        writable=tuple(str(glob) for glob in data.get("writable") or ()),
+        adds=str(data.get("adds", "")),
+        scratch=bool(data.get("scratch", False)),
     )
 
 
@@ -162,6 +174,7 @@ def _gate(file: Path, gate: dict) -> GateSpec:
         select=tuple(str(s) for s in gate.get("select") or ()),
         script=script,
         timeout=float(gate.get("timeout", DEFAULT_GATE_TIMEOUT)),
+        added=bool(gate.get("added", False)),
     )
 
 

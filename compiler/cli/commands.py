@@ -102,6 +102,33 @@ def cmd_visualize(args: argparse.Namespace) -> None:
     print("\n".join(visualized.summary()))
 
 
+RUN_DESCRIPTION = """\
+Run FILE as __main__ with `ninetoothed` bound to this compiler (Triton backend unless a call says
+backend=...), so an unmodified NineToothed program runs here. The file is plain Python that
+imports ninetoothed and torch, builds kernels with ninetoothed.make(arrangement, application,
+tensors) or @ninetoothed.jit, calls them on torch tensors (device="cpu" here), and checks or
+prints what it wants, e.g.:
+
+    import torch
+    import ninetoothed
+    import ninetoothed.language as ntl
+    from ninetoothed import Tensor
+
+    def arrangement(x, y, out):
+        return x.tile((64,)), y.tile((64,)), out.tile((64,))
+
+    def application(x, y, out):
+        out = ntl.maximum(x, y)  # noqa: F841
+
+    kernel = ninetoothed.make(arrangement, application, (Tensor(1), Tensor(1), Tensor(1)))
+    x, y = torch.randn(1000), torch.randn(1000)
+    out = torch.empty_like(x)
+    kernel(x, y, out)
+    assert torch.equal(out, torch.maximum(x, y)), "mismatch"
+
+It exits non-zero when the program raises (a failed assert included)."""
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="ntc", description=__doc__)
     commands = root.add_subparsers(dest="command", required=True)
@@ -135,9 +162,14 @@ def parser() -> argparse.ArgumentParser:
     )
     trace.set_defaults(func=cmd_trace)
 
-    run = commands.add_parser("run", help="run an unmodified NineToothed program")
-    run.add_argument("file")
-    run.add_argument("args", nargs=argparse.REMAINDER)
+    run = commands.add_parser(
+        "run",
+        help="run an unmodified NineToothed program",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=RUN_DESCRIPTION,
+    )
+    run.add_argument("file", help="the program: a Python file that imports ninetoothed")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="its own arguments (sys.argv[1:])")
     run.set_defaults(func=cmd_run)
 
     passes = commands.add_parser("passes", help="list the registered passes")

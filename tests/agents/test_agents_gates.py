@@ -12,6 +12,7 @@ from fake_openai import FakeOpenAI, reply
 from agents.gates import feedback, run_gates
 from agents.gates.pytest_gate import PLUGIN, PLUGIN_DIR
 from agents.run import PROJECT_ROOT, TVM_PYTHON
+from agents.sandbox import Sandbox
 from agents.tasks import GateSpec
 
 FAILING_TEST = "def test_sum():\n    total = 1 + 1\n    assert total == 3\n"
@@ -74,6 +75,17 @@ def test_a_selection_without_tests_fails(context):
     selection = ("notes/test_nothing.py", "--no-lowering-audit")
     (result,) = run_gates((GateSpec("pytest", "tests", selection),), context, SECONDS_LEFT)
     assert not result.passed and "ran no test" in result.findings[0].message
+
+
+def test_an_added_gate_runs_the_test_files_the_model_created(context):
+    sandbox = Sandbox.open(context.sandbox.root, (), new_files=("tests/frontend/test_*.py",))
+    context = dataclasses.replace(context, sandbox=sandbox)
+    gate = GateSpec("pytest", "new-tests", added=True)
+    (nothing,) = run_gates((gate,), context, SECONDS_LEFT)
+    assert nothing.passed and nothing.ran == "no test file added: nothing to run"
+    sandbox.path("tests/frontend/test_added.py", write=True).write_text(FAILING_TEST)
+    (judged,) = run_gates((gate,), context, SECONDS_LEFT)
+    assert [(f.path, f.line) for f in judged.findings] == [("tests/frontend/test_added.py", 3)]
 
 
 def _failed(result) -> list[str]:

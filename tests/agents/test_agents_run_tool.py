@@ -7,8 +7,9 @@ from pathlib import Path
 from agent_support import alive, run
 from fake_openai import FakeOpenAI, reply
 
-from agents.commands import Allowed, allowlist, runnable
+from agents.commands import Allowed, allowlist, listing, runnable
 from agents.run import PROJECT_ROOT
+from agents.sandbox import Sandbox
 from agents.transcript import read_events
 
 FINISH = reply(
@@ -113,3 +114,18 @@ def test_the_allowlist_comes_from_the_task_and_the_skills_and_runs_with_this_int
         "tests/x.py",
     ]
     assert runnable(["cc", "--version"], bin_dir) == ["cc", "--version"]
+
+
+def test_a_scratch_task_runs_proof_programs_that_never_reach_the_patch(tmp_path):
+    allowed = allowlist((), PROJECT_ROOT, scratch=True)
+    scratch = Allowed(("python",), under="scratch/")
+    assert scratch in allowed and scratch not in allowlist((), PROJECT_ROOT)
+    assert scratch.allows(["python", "scratch/proof.py", "--n", "3"])
+    for argv in (["python", "notes/proof.py"], ["python", "scratch/../setup.py"], ["python"]):
+        assert not any(entry.allows(argv) for entry in allowed), argv
+    assert "python scratch/FILE.py ..." in listing(allowed)
+    sandbox = Sandbox.create(PROJECT_ROOT, tmp_path / "sandbox", "HEAD", allow=())
+    sandbox.path("scratch/proof.py", write=True).parent.mkdir()
+    sandbox.path("scratch/proof.py", write=True).write_text("print('proved')\n")
+    sandbox.path("compiler/new_module.py", write=True).write_text("VALUE = 1\n")
+    assert sandbox.changed_files() == ["compiler/new_module.py"]

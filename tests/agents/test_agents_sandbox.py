@@ -49,6 +49,20 @@ def test_protected_paths_are_refused_for_writes_only(sandbox):
     assert allowed.path("tests/new.py", write=True) == sandbox.root / "tests" / "new.py"
 
 
+def test_writable_globs_admit_new_files_only(sandbox):
+    """A task's `writable` globs: a model may add its own test files there, never change one the
+    commit has, nor write elsewhere under a protected prefix."""
+    writable = Sandbox.open(sandbox.root, allow=(), new_files=("tests/ir/roundtrip*.mlir",))
+    new = writable.path("tests/ir/roundtrip_cbrt.mlir", write=True)
+    new.write_text("// a case\n")
+    with pytest.raises(Refused, match=r"add new files \(not change existing ones\) at: tests/ir"):
+        writable.path("tests/ir/roundtrip.mlir", write=True)  # the commit has it
+    for elsewhere in ("tests/ir/test_new.py", "tests/ir/deeper/roundtrip_x.mlir"):
+        with pytest.raises(Refused, match="protected"):
+            writable.path(elsewhere, write=True)
+    assert writable.added_files() == ["tests/ir/roundtrip_cbrt.mlir"]
+
+
 def test_through_the_graph_refusals_and_malformed_calls_reach_the_model(home, tmp_path):
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me")

@@ -1,9 +1,12 @@
 """Every task in agents/tasks/ loads, names known gate kinds and skills, and checks its params."""
 
+import re
+
 import pytest
 
 from agents.errors import AgentError
 from agents.gates import check_kinds
+from agents.prompts import system_prompt
 from agents.run import PROJECT_ROOT
 from agents.skills import load_skills
 from agents.tasks import load_task, task_names
@@ -50,3 +53,41 @@ def test_add_backend_gates_select_the_new_backend_s_tests_exactly_and_last_all_o
     *_, last, success = gates
     assert (last.kind, last.args, last.select) == ("pytest", ("tests",), ("c",))
     assert success.kind == "success"
+
+
+NEW_TESTS_ROW = re.compile(r"^\| new tests when a change adds an? (\w+)\b[^|]*\|(.*)\|\s*$", re.M)
+
+
+def new_test_paths(skill) -> dict[str, list[str]]:
+    """What a skill's project.md tells a model to add as new test files, by what the change adds:
+    its `| new tests when a change adds a <kind> ... | `path`, ... |` rows."""
+    text = (PROJECT_ROOT / skill.folder / "references" / "project.md").read_text()
+    found: dict[str, list[str]] = {}
+    for kind, cell in NEW_TESTS_ROW.findall(text):
+        found.setdefault(kind, []).extend(re.findall(r"`([^`]+)`", cell))
+    return found
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_a_task_lets_a_model_write_the_tests_its_skills_ask_for_and_only_those(name):
+    task = load_task(name)
+    skills = load_skills(PROJECT_ROOT)
+    asked = sorted(
+        {path for skill in task.skills for path in new_test_paths(skills[skill]).get(task.adds, [])}
+    )
+    assert sorted(task.writable) == asked, (
+        f"{name} adds a {task.adds or 'nothing'}: its recommended skills ask for new test files at "
+        f"{asked}, and it lets a model write {list(task.writable)}"
+    )
+    prompt = system_prompt(task, skills)
+    assert ("lets you create (not change) files at" in prompt) == bool(task.writable)
+    assert all(glob in prompt for glob in task.writable)
+    if task.writable:  # and a gate runs them
+        assert any(gate.kind == "pytest" for gate in task.gates)
+
+
+def test_the_new_test_rows_name_what_tasks_add():
+    skills = load_skills(PROJECT_ROOT)
+    kinds = {kind for skill in skills.values() for kind in new_test_paths(skill)}
+    assert kinds == {"op", "pass", "kernel"}
+    assert {load_task(name).adds for name in task_names()} >= kinds

@@ -1,4 +1,6 @@
-"""The text form: printing round-trips through the parser, and bad IR fails with a clear message."""
+"""The text form: printing round-trips through the parser, and bad IR fails with a clear message.
+Cases are `roundtrip*.mlir` and `invalid*.mlir` beside this file: a change adds its own file of
+cases (`roundtrip_<op>.mlir`), which is what an agent task lets a model create."""
 
 from __future__ import annotations
 
@@ -15,11 +17,11 @@ from compiler.ir.types import BufferType, ScalarType
 HERE = Path(__file__).parent
 
 
-def _sections(name: str) -> list:
-    text = (HERE / name).read_text()
+def _sections(pattern: str) -> list:
     return [
-        pytest.param(section, id=f"{Path(name).stem}-{i}")
-        for i, section in enumerate(text.split("// -----\n"))
+        pytest.param(section, id=f"{path.stem}-{i}")
+        for path in sorted(HERE.glob(pattern))
+        for i, section in enumerate(path.read_text().split("// -----\n"))
     ]
 
 
@@ -27,7 +29,7 @@ def _strip_comments(text: str) -> str:
     return "".join(line for line in text.splitlines(True) if not line.startswith("//"))
 
 
-@pytest.mark.parametrize("text", _sections("roundtrip.mlir"))
+@pytest.mark.parametrize("text", _sections("roundtrip*.mlir"))
 def test_print_parse_print_is_the_identity(text):
     source = _strip_comments(text)
     kernel = parse_kernel(source)
@@ -35,7 +37,7 @@ def test_print_parse_print_is_the_identity(text):
     assert print_kernel(kernel) == source
 
 
-@pytest.mark.parametrize("text", _sections("invalid.mlir"))
+@pytest.mark.parametrize("text", _sections("invalid*.mlir"))
 def test_invalid_ir_is_rejected_with_the_expected_message(text):
     (expected,) = re.findall(r"^// expected-error: (.*)$", text, re.M)
     with pytest.raises((ParseError, VerificationError, KeyError, ValueError)) as caught:
