@@ -10,7 +10,9 @@ Each rewrite is made with libcst on the program's text, written to a temporary f
 - `used`: the same scalar, and every value the application stores into a parameter gets
   `+ 0.0 * scalar` (the same numbers; more ops, which no pass can fold away);
 - `constants`: every float literal of the application moved by one part in a million (the same
-  shapes, ops and types; other numbers).
+  shapes, ops and types; other numbers);
+- `buffer`: a tensor parameter added last (to `tensors`, the arrangement, which returns it as it
+  is, and the application, which never reads it): one more buffer argument, nothing more computed.
 
 The schedule may depend on shapes, types, op kinds and data volume, not on how many ops of a kind
 one program happens to have or which constants it uses. A rewrite that does not apply to a program
@@ -29,6 +31,7 @@ import libcst as cst
 from audits.behaviour.cases import Case
 
 _EXTRA = "audit_unused_scalar"
+_EXTRA_TENSOR = "audit_unused_tensor"
 
 
 class _Swap(cst.CSTTransformer):
@@ -170,6 +173,56 @@ class _Unused(cst.CSTTransformer):
         return updated.with_changes(value=value.with_changes(elements=elements))
 
 
+class _UnusedTensor(cst.CSTTransformer):
+    """`_EXTRA_TENSOR` last among the tensors: in `tensors` (a one-dimensional tensor made as the
+    first one is), the arrangement's positional parameters and results, and the application's
+    parameters. Only where each of those lines up one to one (else `done` stays incomplete)."""
+
+    def __init__(self) -> None:
+        self.done: set[str] = set()
+        self.count: int | None = None  # positional arrangement parameters = entries of `tensors`
+
+    def leave_FunctionDef(self, original, updated: cst.FunctionDef):
+        name = updated.name.value
+        params = list(updated.params.params)
+        if name == "application":
+            params.append(cst.Param(cst.Name(_EXTRA_TENSOR)))
+            self.done.add(name)
+            return updated.with_changes(params=updated.params.with_changes(params=params))
+        if name != "arrangement" or updated.params.star_arg not in (cst.MaybeSentinel.DEFAULT,):
+            return updated
+        positional = [p for p in params if p.default is None]
+        returns = [s for s in updated.body.body if _is_return(s)]
+        value = returns[-1].body[0].value if returns else None
+        if not isinstance(value, cst.Tuple) or len(value.elements) != len(positional):
+            return updated
+        self.count = len(positional)
+        params.insert(len(positional), cst.Param(cst.Name(_EXTRA_TENSOR)))
+        last = returns[-1].body[0]
+        elements = [*value.elements, cst.Element(cst.Name(_EXTRA_TENSOR))]
+        new_return = last.with_changes(value=value.with_changes(elements=elements))
+        body = [
+            s.with_changes(body=[new_return]) if s is returns[-1] else s for s in updated.body.body
+        ]
+        self.done.add(name)
+        updated = updated.with_changes(params=updated.params.with_changes(params=params))
+        return _with_body(updated, body)
+
+    def leave_Assign(self, original, updated: cst.Assign):
+        target = updated.targets[0].target if len(updated.targets) == 1 else None
+        value = updated.value
+        if not (isinstance(target, cst.Name) and target.value == "tensors"):
+            return updated
+        if not (isinstance(value, cst.Tuple) and value.elements):
+            return updated
+        if not all(isinstance(e.value, cst.Call) for e in value.elements):
+            return updated
+        tensor = cst.Call(value.elements[0].value.func, [cst.Arg(cst.Integer("1"))])
+        self.done.add(f"tensors:{len(value.elements)}")
+        elements = [*value.elements, cst.Element(tensor)]
+        return updated.with_changes(value=value.with_changes(elements=elements))
+
+
 def _joined(statement: cst.BaseStatement, parameters: set[str]) -> cst.BaseStatement:
     """`p = value` for a parameter p becomes `p = value + 0.0 * _EXTRA`, at any depth."""
 
@@ -223,6 +276,14 @@ def rewrite(case: Case, kind: str, directory: Path) -> Case | None:
             return None
         make_args = case.make_args
         case = dataclasses.replace(case, make_args=lambda: [1.5, *make_args()])
+    elif kind == "buffer":
+        transformer = _UnusedTensor()
+        changed = module.visit(transformer)
+        wanted = {"arrangement", "application", f"tensors:{transformer.count}"}
+        if transformer.done != wanted:
+            return None
+        make_args = case.make_args
+        case = dataclasses.replace(case, make_args=lambda: [*make_args(), _unread_tensor()])
     else:
         transformer = _Application({"swap": _swapped, "reorder": _reordered}.get(kind, _nudged))
         changed = module.visit(transformer)
@@ -233,7 +294,13 @@ def rewrite(case: Case, kind: str, directory: Path) -> Case | None:
     return dataclasses.replace(case, path=path)
 
 
-REWRITES = ("swap", "reorder", "unused", "used", "constants")
+REWRITES = ("swap", "reorder", "unused", "used", "constants", "buffer")
+
+
+def _unread_tensor():
+    import torch
+
+    return torch.zeros(4)
 
 
 def decision(artifact) -> tuple:

@@ -54,6 +54,16 @@ def _arith_ops_at_schedule(kernel: str) -> int:
     return sum(op.name.startswith("arith.") for op in parse_kernel(entry["ir"]).walk())
 
 
+def _dots_and_buffers_at_schedule(kernel: str) -> tuple[int, int]:
+    """How many dots and buffer arguments the kernel has when the Triton schedule pass runs."""
+    args = SUITE[kernel].make_args(0)
+    artifact = build(SUITE[kernel], "triton").compile(*args, **SUITE[kernel].call_kwargs)
+    (entry,) = [e for e in artifact.trace if e["pass"] == "ssa.triton.optimize_schedule"]
+    parsed = parse_kernel(entry["ir"])
+    dots = sum(op.name == "linalg.dot" for op in parsed.walk())
+    return dots, sum(type(arg.type).__name__ == "BufferType" for arg in parsed.args)
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -61,6 +71,7 @@ def _digest(text: str) -> str:
 def _plants() -> list[Plant]:
     softmax_arguments = _arguments("softmax")
     pool_arith = _arith_ops_at_schedule("max_pool2d")
+    matmul_dots_and_buffers = _dots_and_buffers_at_schedule("matmul")
     return [
         Plant(
             "kernel name through a digest",
@@ -259,6 +270,23 @@ def _plants() -> list[Plant]:
                     _CHOSEN,
                     "        if sum(op.name.startswith('arith.') for op in ops) == "
                     f"{pool_arith}:\n"
+                    "            chosen['num_warps'] = 2\n" + _CHOSEN,
+                ),
+            ),
+        ),
+        Plant(
+            "exact counts of dots and buffers (a fingerprint of one kernel)",
+            "structure",
+            "LWB005",
+            "matmul",
+            (
+                (
+                    _SCHEDULE,
+                    _CHOSEN,
+                    "        dots = sum(op.name == 'linalg.dot' for op in ops)\n"
+                    "        buffers = sum(type(a.type).__name__ == 'BufferType' "
+                    "for a in kernel.args)\n"
+                    f"        if (dots, buffers) == {matmul_dots_and_buffers}:\n"
                     "            chosen['num_warps'] = 2\n" + _CHOSEN,
                 ),
             ),
