@@ -31,6 +31,7 @@ from compiler.ir.memory_rules import BOX_SCALARS, split_box
 from compiler.ir.registry import BUFFER_WRITES, lookup
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.helpers.constants import constant_value
+from compiler.passes.helpers.launch_options import chosen_option
 from compiler.passes.registry import register
 
 
@@ -49,7 +50,9 @@ class PipelineLoops(Pass):
             return False
         target = ctx.target
         default = target.capability("pipeline_stages")
-        wanted = kernel.attrs.get("num_stages") or ctx.options.get("num_stages") or default
+        wanted = kernel.attrs.get("num_stages") or chosen_option(
+            "num_stages", ctx.options.get("num_stages"), default
+        )
         interleaved = bool(target.capability("pipeline_interleaved"))
         depth = target.capability("pipeline_runtime_depth")
         applied = []

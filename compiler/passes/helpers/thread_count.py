@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from compiler.ir import Kernel, TileType
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.helpers.array_dot import takes, warps_split
+from compiler.passes.helpers.launch_options import chosen_option
 
 WARP = 32
 
@@ -44,7 +45,7 @@ class WarpsForLargestTile(Pass):
             return False
         rule = min(max_warps, -(-largest_tile(kernel) // WARP))
         rule = _split_by_warps(kernel, ctx.target.capability("array_dot") or {}, rule)
-        chosen = int(self.num_warps or ctx.options.get("num_warps") or rule)
+        chosen = chosen_option("num_warps", self.num_warps or ctx.options.get("num_warps"), rule)
         changed = kernel.attrs.get("num_warps") != chosen
         kernel.attrs["num_warps"] = chosen
         return changed
