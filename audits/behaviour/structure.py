@@ -151,18 +151,12 @@ class _Unused(cst.CSTTransformer):
         if isinstance(value, cst.Tuple):
             items = list(value.elements)
         new_return = last.with_changes(value=cst.Tuple([cst.Element(cst.Name(_EXTRA)), *items]))
-        body = [
-            s.with_changes(body=[new_return]) if s is returns[-1] else s for s in updated.body.body
-        ]
         self.done.add(name)
-        return _with_body(updated, body)
+        return _returning(updated, returns[-1], new_return)
 
     def leave_Assign(self, original, updated: cst.Assign):
-        target = updated.targets[0].target if len(updated.targets) == 1 else None
-        value = updated.value
-        if not (isinstance(target, cst.Name) and target.value == "tensors"):
-            return updated
-        if not (isinstance(value, cst.Tuple) and value.elements):
+        value = _tensors_tuple(updated)
+        if value is None:
             return updated
         first = value.elements[0].value
         if not isinstance(first, cst.Call):
@@ -201,19 +195,13 @@ class _UnusedTensor(cst.CSTTransformer):
         last = returns[-1].body[0]
         elements = [*value.elements, cst.Element(cst.Name(_EXTRA_TENSOR))]
         new_return = last.with_changes(value=value.with_changes(elements=elements))
-        body = [
-            s.with_changes(body=[new_return]) if s is returns[-1] else s for s in updated.body.body
-        ]
         self.done.add(name)
         updated = updated.with_changes(params=updated.params.with_changes(params=params))
-        return _with_body(updated, body)
+        return _returning(updated, returns[-1], new_return)
 
     def leave_Assign(self, original, updated: cst.Assign):
-        target = updated.targets[0].target if len(updated.targets) == 1 else None
-        value = updated.value
-        if not (isinstance(target, cst.Name) and target.value == "tensors"):
-            return updated
-        if not (isinstance(value, cst.Tuple) and value.elements):
+        value = _tensors_tuple(updated)
+        if value is None:
             return updated
         if not all(isinstance(e.value, cst.Call) for e in value.elements):
             return updated
@@ -221,6 +209,21 @@ class _UnusedTensor(cst.CSTTransformer):
         self.done.add(f"tensors:{len(value.elements)}")
         elements = [*value.elements, cst.Element(tensor)]
         return updated.with_changes(value=value.with_changes(elements=elements))
+
+
+def _returning(function: cst.FunctionDef, old, new_return) -> cst.FunctionDef:
+    """`function` with the return statement `old` returning `new_return`'s value instead."""
+    body = [s.with_changes(body=[new_return]) if s is old else s for s in function.body.body]
+    return _with_body(function, body)
+
+
+def _tensors_tuple(assign: cst.Assign) -> cst.Tuple | None:
+    """The value of `tensors = (...)`, a tuple of one entry or more; None for other assignments."""
+    target = assign.targets[0].target if len(assign.targets) == 1 else None
+    if not (isinstance(target, cst.Name) and target.value == "tensors"):
+        return None
+    value = assign.value
+    return value if isinstance(value, cst.Tuple) and value.elements else None
 
 
 def _joined(statement: cst.BaseStatement, parameters: set[str]) -> cst.BaseStatement:
