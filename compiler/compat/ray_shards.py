@@ -1,5 +1,5 @@
 """`python -m compiler.compat --ray ADDRESS|auto|local`: a backend's run as Ray tasks, one per test
-file's share (`runner.Shard`), so a team checks a compiler change against whole libraries on a
+file's share (`shards.Shard`), so a team checks a compiler change against whole libraries on a
 cluster in minutes (the connection is `compiler/cluster.py`, shared with the skill-eval sweep).
 
 The corpus travels as a tarball in Ray's object store and is unpacked once per node into its build
@@ -20,7 +20,7 @@ from pathlib import Path
 from compiler import cluster
 from compiler.compat import report
 from compiler.compat.corpus import Corpus, prepare
-from compiler.compat.runner import Shard, record_counts, start_shard
+from compiler.compat.shards import Shard, record_counts, start_shard
 from compiler.errors import CompileError
 from compiler.runtime.cache import cache_dir
 

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.backends.registry import TARGETS
 from compiler.compat import data, report
 from compiler.compat.corpus import PROJECT, REFERENCE, Corpus, default_corpus, prepare
+from compiler.compat.shards import Shard, record_counts, start_shard, test_files
 from compiler.errors import CompileError
 
 RECORDS = data.DATA
@@ -93,10 +92,6 @@ def _backend_order(name: str) -> tuple:
     return (name != "triton", name)
 
 
-def test_files(corpus: Corpus) -> list[Path]:
-    return sorted((corpus.root / "tests").glob("test_*.py"))
-
-
 def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records: Path) -> Path:
     """One backend over the whole corpus; returns its records file."""
     only = _failed_on(args.failed_on, records, backend) if args.failed_on else None
@@ -125,7 +120,7 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
     for index in range(count):
         (records / f"{backend}.{index}.part").unlink(missing_ok=True)
     if args.ray:
-        from compiler.compat import ray_shards
+        from compiler.compat import ray_shards  # Ray is an optional extra
 
         ray_shards.run(args.ray, args.jobs, corpus, shards, records, previous, only)
         parts = [records / f"{backend}.{index}.part" for index in range(count)]
@@ -148,16 +143,6 @@ def _merge(path: Path, previous: Path, shards: list[Path]) -> Path:
     return path
 
 
-@dataclass(frozen=True)
-class Shard:
-    """One worker's share of a backend's run: every `count`-th test file from the `index`-th."""
-
-    backend: str
-    index: int
-    count: int
-    settings: tuple[tuple[str, str], ...]  # NTC_COMPAT_* values of the run (see plugin.py)
-
-
 def _settings(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     return (
         ("TIMEOUT", str(args.timeout)),
@@ -166,30 +151,6 @@ def _settings(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
         ("FAILED_ON", args.failed_on or ""),
         ("COMMIT", _commit()),
     )
-
-
-def start_shard(corpus: Corpus, shard: Shard, part: Path, skip: Path, only, log):
-    """The pytest process of one shard, its records appended to `part`."""
-    env = dict(os.environ)
-    env.update(
-        TRITON_INTERPRET="1",
-        PYTHONPATH=os.pathsep.join([str(PROJECT), *map(str, corpus.import_paths)]),
-        NTC_COMPAT_BACKEND=shard.backend,
-        NTC_COMPAT_ROOTS=os.pathsep.join(map(str, corpus.import_paths)),
-        NTC_COMPAT_RECORDS=str(part),
-        NTC_COMPAT_SKIP=str(skip),
-        NTC_COMPAT_SHARD=f"{shard.index}/{shard.count}",
-        **{f"NTC_COMPAT_{name}": value for name, value in shard.settings},
-    )
-    if only is not None:
-        env["NTC_COMPAT_ONLY"] = str(only)
-    keyword = dict(shard.settings)["KEYWORD"]
-    command = [sys.executable, "-m", "pytest", *map(str, test_files(corpus))]
-    command += ["-p", "compiler.compat.plugin", "-q", "-p", "no:cacheprovider"]
-    command += ["-p", "no:lowering_audit", "--continue-on-collection-errors"]  # recorded instead
-    command += ["--rootdir", str(corpus.root), "-c", str(_pytest_config(corpus))]
-    command += ["-k", keyword] if keyword else []
-    return subprocess.Popen(command, cwd=corpus.root, env=env, stdout=log, stderr=log)
 
 
 def _failed_on(choice: str, records: Path, backend: str) -> Path:
@@ -223,14 +184,6 @@ def _recorded_lines(path: Path, parts: list[Path]) -> list[str]:
     return lines
 
 
-def _pytest_config(corpus: Corpus) -> Path:
-    """The library's own pytest configuration, never one of a project it happens to sit in."""
-    for name in ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
-        if (corpus.root / name).is_file():
-            return corpus.root / name
-    return Path(os.devnull)
-
-
 def _commit() -> str:
     result = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=PROJECT, capture_output=True, text=True
@@ -260,23 +213,6 @@ def _follow(backend: str, workers: list) -> None:
         # 1: some test failed, which the records hold; 5: nothing left to run (a resumed run)
         if process.returncode not in (0, 1, 5):
             print(f"  {backend}: a worker exited with {process.returncode}; see {log.name}")
-
-
-def record_counts(paths: list[Path]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for path in paths:
-        if not path.exists():
-            continue
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            if "collected" in record:
-                counts["total"] = counts.get("total", 0) + record["collected"]
-            else:
-                if record.get("kind") == "import":  # a file that never got to its tests
-                    counts["total"] = counts.get("total", 0) + 1
-                counts["done"] = counts.get("done", 0) + 1
-                counts[record["outcome"]] = counts.get(record["outcome"], 0) + 1
-    return counts
 
 
 def main(argv: list[str] | None = None) -> int:

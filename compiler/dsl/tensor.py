@@ -25,11 +25,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compiler.dsl import views
+from compiler.dsl.arguments import (
+    Size,
+    check_count,
+    normalize_dim,
+    per_dim_options,
+    require_positive,
+)
 from compiler.dsl.evaluate import evaluate
 from compiler.dsl.substitute import substitute
 from compiler.dsl.symbol import Const, Expr, Symbol, as_expr
-
-Size = Expr | int
 
 _default_names = itertools.count()
 
@@ -80,7 +85,7 @@ class Tensor:
             "shape": tuple(shape),
             "dtype": dtype,
             "other": other,
-            "shape_options": _per_dim_options(shape_options, len(shape)),
+            "shape_options": per_dim_options(shape_options, len(shape)),
             "constexpr": constexpr,
             "value": value,
             "jagged_dim": jagged_dim,
@@ -199,11 +204,11 @@ class Tensor:
         for dim, size in enumerate(self.shape):
             tile = size if tile_shape[dim] == -1 else tile_shape[dim]
             step = tile if strides[dim] == -1 else strides[dim]
-            _require_positive(
+            require_positive(
                 tile, f"tile size of dimension {dim}", ", or -1 for the whole dimension"
             )
-            _require_positive(step, f"stride of dimension {dim}", ", or -1 for the tile size")
-            _require_positive(
+            require_positive(step, f"stride of dimension {dim}", ", or -1 for the tile size")
+            require_positive(
                 dilation[dim], f"dilation of dimension {dim}", " (1 for adjacent elements)"
             )
             span = as_expr(size) - as_expr(dilation[dim]) * (as_expr(tile) - 1) - 1
@@ -244,7 +249,7 @@ class Tensor:
 
     def unsqueeze(self, dim: int) -> Tensor:
         """Insert a size-1 dimension at `dim` (negative counts from the end, as in torch)."""
-        dim = _normalize_dim(dim, self.ndim + 1, "unsqueeze")
+        dim = normalize_dim(dim, self.ndim + 1, "unsqueeze")
         new_shape = (*self.shape[:dim], 1, *self.shape[dim:])
         return Tensor._derived(views.Unsqueeze(self, dim), new_shape, self.dtype)
 
@@ -352,21 +357,10 @@ class Tensor:
         return Tensor._derived(views.Slice(self, dim, _size(start), step), new_shape, self.dtype)
 
     def _dim(self, dim: int) -> int:
-        return _normalize_dim(dim, self.ndim, "dimension")
+        return normalize_dim(dim, self.ndim, "dimension")
 
     def _check_count(self, what: str, values: Sequence[Any], hint: str) -> None:
-        if not isinstance(values, Sequence):
-            sizes = ", ".join([repr(values)] + ["-1"] * (self.ndim - 1))
-            sizes += "," if self.ndim == 1 else ""
-            raise TypeError(
-                f"{what} must be a tuple with one entry per dimension of the tensor of shape "
-                f"{self.shape}, not {values!r}; write ({sizes}) for instance"
-            )
-        if len(values) != self.ndim:
-            raise ValueError(
-                f"{what} {tuple(values)} has {len(values)} entries but the tensor of shape "
-                f"{self.shape} has {self.ndim} dimensions; {hint}"
-            )
+        check_count(self.shape, what, values, hint)
 
 
 def _size(value: Size) -> Size:
@@ -377,28 +371,3 @@ def _size(value: Size) -> Size:
 
 def _is_int(value: Any, number: int) -> bool:
     return isinstance(value, int | Expr) and value == number
-
-
-def _require_positive(value: Size, what: str, hint: str) -> None:
-    if isinstance(value, int) and value < 1:
-        raise ValueError(f"{what} is {value}; it must be a positive int{hint}")
-
-
-def _normalize_dim(dim: int, count: int, what: str) -> int:
-    if not isinstance(dim, numbers.Integral) or not -count <= dim < count:
-        raise IndexError(f"{what} {dim!r} is out of range; expected an int in [{-count}, {count})")
-    return int(dim) % count
-
-
-def _per_dim_options(
-    options: Mapping[str, Any] | Sequence[Mapping[str, Any] | None] | None, ndim: int
-) -> tuple[dict[str, Any], ...]:
-    if options is None or isinstance(options, Mapping):
-        return tuple(dict(options or {}) for _ in range(ndim))
-    options = tuple(options)  # any iterable, a generator included (NineToothed takes one)
-    if len(options) != ndim:
-        raise ValueError(
-            f"shape_options has {len(options)} entries for {ndim} dimensions; give one dict "
-            "(or None) per dimension, or a single dict for all of them"
-        )
-    return tuple(dict(entry or {}) for entry in options)

@@ -13,6 +13,7 @@ from compiler.backends.registry import get_target
 from compiler.dsl.symbol import Symbol
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
+from compiler.frontend.arguments import argument_layout, check_jagged
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
 from compiler.frontend.call_signature import alignment, call_key
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
@@ -84,7 +85,7 @@ class KernelHandle:
             if tensor.constexpr:
                 specs.append(ArgSpec("constant", value=arg if arg is not None else tensor.value))
             elif isinstance(arg, torch.Tensor) and in_memory:
-                _check_jagged(name, tensor, arg)
+                check_jagged(name, tensor, arg)
                 specs.append(ArgSpec("tensor", _tensor_dtype(name, arg)))
             elif isinstance(arg, numbers.Number) and tensor.ndim == 0:
                 dtype = ir_dtype(tensor.dtype) if tensor.dtype else _number_dtype(arg)
@@ -111,7 +112,7 @@ class KernelHandle:
         bound = {}
         for tensor, arg in zip(self.tensors, args, strict=True):
             if isinstance(arg, torch.Tensor):
-                for size, actual in zip(tensor.shape, _layout(arg)[1], strict=False):
+                for size, actual in zip(tensor.shape, argument_layout(arg)[1], strict=False):
                     if getattr(size, "constexpr", False) and not size.meta:
                         bound[size.name] = int(actual)
         return bound
@@ -240,7 +241,7 @@ class KernelHandle:
         bindings = {}
         for name, tensor, arg in zip(self.names, self.tensors, args, strict=True):
             if isinstance(arg, torch.Tensor):
-                memory, sizes, strides = _layout(arg)
+                memory, sizes, strides = argument_layout(arg)
                 bindings[name] = memory
                 for d, (size, stride) in enumerate(zip(sizes, strides, strict=True)):
                     bindings[f"{name}_size_{d}"] = size
@@ -267,37 +268,6 @@ class KernelHandle:
         if self.last is None:
             raise RuntimeError(f"{self.kernel_name} has not been compiled yet: call it first")
         return self.last
-
-
-def _layout(arg: torch.Tensor) -> tuple[torch.Tensor, list[int], list[int]]:
-    """(memory, sizes, strides) a kernel indexes: a dense tensor's own; for a jagged nested
-    tensor its values (every dimension but the batch, the ragged one packed), with the longest
-    sequence for the ragged size and stride 0 for the batch (each sequence's start comes from its
-    offsets)."""
-    if not arg.is_nested:
-        return arg, list(arg.shape), list(arg.stride())
-    values, offsets = arg.values(), arg.offsets()
-    longest = int(offsets.diff().max()) if offsets.numel() > 1 else 0
-    sizes = [offsets.numel() - 1, *values.shape]
-    sizes[arg._ragged_idx] = longest
-    return values, sizes, [0, *values.stride()]
-
-
-def _check_jagged(name: str, tensor: Tensor, arg: torch.Tensor) -> None:
-    if tensor.jagged_dim is None and arg.is_nested:
-        raise CompileError(
-            f"argument for {name} is a nested tensor, and {name} is not jagged: declare it "
-            "Tensor(ndim, jagged_dim=1), or pass a dense tensor"
-        )
-    if tensor.jagged_dim is not None:
-        ragged = getattr(arg, "_ragged_idx", None) if arg.is_nested else None
-        if arg.layout != torch.jagged or ragged != tensor.jagged_dim or arg.dim() != tensor.ndim:
-            raise CompileError(
-                f"argument for {name} must be a {tensor.ndim}-dimensional nested tensor with "
-                f"layout=torch.jagged, ragged in dimension {tensor.jagged_dim} "
-                "(torch.nested.nested_tensor([...], layout=torch.jagged) of parts that differ in "
-                f"their dimension {tensor.jagged_dim - 1})"
-            )
 
 
 def _in_memory(tensor: Tensor, arranged: Tensor) -> bool:

@@ -1,0 +1,41 @@
+"""A torch argument as a kernel indexes it: a dense tensor's memory, sizes and strides, or a
+jagged nested tensor's values, with its ragged size the longest sequence's (`handle.py` binds
+them; `access.py` adds each sequence's start and masks its end)."""
+
+from __future__ import annotations
+
+import torch
+
+from compiler.dsl.tensor import Tensor
+from compiler.errors import CompileError
+
+
+def argument_layout(arg: torch.Tensor) -> tuple[torch.Tensor, list[int], list[int]]:
+    """(memory, sizes, strides) a kernel indexes: a dense tensor's own; for a jagged nested
+    tensor its values (every dimension but the batch, the ragged one packed), with the longest
+    sequence for the ragged size and stride 0 for the batch (each sequence's start comes from its
+    offsets)."""
+    if not arg.is_nested:
+        return arg, list(arg.shape), list(arg.stride())
+    values, offsets = arg.values(), arg.offsets()
+    longest = int(offsets.diff().max()) if offsets.numel() > 1 else 0
+    sizes = [offsets.numel() - 1, *values.shape]
+    sizes[arg._ragged_idx] = longest
+    return values, sizes, [0, *values.stride()]
+
+
+def check_jagged(name: str, tensor: Tensor, arg: torch.Tensor) -> None:
+    if tensor.jagged_dim is None and arg.is_nested:
+        raise CompileError(
+            f"argument for {name} is a nested tensor, and {name} is not jagged: declare it "
+            "Tensor(ndim, jagged_dim=1), or pass a dense tensor"
+        )
+    if tensor.jagged_dim is not None:
+        ragged = getattr(arg, "_ragged_idx", None) if arg.is_nested else None
+        if arg.layout != torch.jagged or ragged != tensor.jagged_dim or arg.dim() != tensor.ndim:
+            raise CompileError(
+                f"argument for {name} must be a {tensor.ndim}-dimensional nested tensor with "
+                f"layout=torch.jagged, ragged in dimension {tensor.jagged_dim} "
+                "(torch.nested.nested_tensor([...], layout=torch.jagged) of parts that differ in "
+                f"their dimension {tensor.jagged_dim - 1})"
+            )
