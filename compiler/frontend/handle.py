@@ -13,10 +13,10 @@ from compiler.backends.registry import get_target
 from compiler.dsl.symbol import Symbol
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
-from compiler.frontend.arguments import argument_layout, check_jagged
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
 from compiler.frontend.call_signature import alignment, call_key
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
+from compiler.frontend.layouts import argument_layout, check_jagged
 from compiler.frontend.tuning import MODES, call_tuner, wants_tuner
 from compiler.runtime.plan import LaunchPlan
 
