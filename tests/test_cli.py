@@ -184,3 +184,33 @@ def test_constexpr_sizes_stay_parameters_on_triton(tmp_path):
         torch.testing.assert_close(out, x.sum(1))
     with pytest.raises(LaunchError, match="compile with -D x_size_1=20"):
         launch(artifact, handle.bindings(torch.randn(5, 20), torch.empty(5)))
+
+
+def test_aot_builds_a_library_that_runs(tmp_path):
+    """`ntc aot` writes a program's kernel as sources, header and library, named as the file
+    names the kernel; the library runs here and matches torch."""
+    import torch
+
+    from compiler.runtime import aot
+
+    result = ntc("aot", "examples/add.py", "--out", str(tmp_path), "-D", "BLOCK_SIZE=128")
+    assert result.returncode == 0, result.stderr
+    assert f"launch_kernel in {tmp_path / 'kernel'}.h" in result.stdout
+    assert "NineToothedResult launch_kernel(" in (tmp_path / "kernel.h").read_text()
+    x, y, z = torch.randn(300), torch.randn(300), torch.full((300,), float("nan"))
+    aot.load(tmp_path, "kernel")(x, y, z)
+    torch.testing.assert_close(z, x + y)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--backend", "tvm"], "backend 'tvm' has no ahead-of-time form; use one of cuda"),
+        (["--backend", "triton"], "for cpu, use backend cuda or tilelang"),
+        ([], "needs the constexpr values BLOCK_SIZE at compile time; give them (-D BLOCK_SIZE=N)"),
+    ],
+)
+def test_aot_errors_say_what_to_do(args, message, tmp_path):
+    result = ntc("aot", "examples/add.py", "--out", str(tmp_path), *args)
+    assert result.returncode == 1
+    assert message in result.stderr

@@ -25,6 +25,21 @@ def cmd_compile(args: argparse.Namespace) -> None:
         print(text)
 
 
+def cmd_aot(args: argparse.Namespace) -> None:
+    from compiler.cli.program import parse_defines, program_kernels
+    from compiler.runtime import aot
+
+    handles = program_kernels(args.file, args.backend, args.caller)
+    defines = parse_defines(args.define)
+    for name, handle in handles.items():
+        handle.kernel_name = name  # the library is named as the file names the kernel
+        library = aot.write(handle, args.caller, args.out, dtype=args.dtype, **defines)
+        print(
+            f"kernel {name}: {library} (launch_{handle.kernel_name} in "
+            f"{Path(args.out) / handle.kernel_name}.h)"
+        )
+
+
 def cmd_trace(args: argparse.Namespace) -> None:
     from compiler.cli.program import parse_defines, program_kernels
     from compiler.viewer import write_trace_page
@@ -145,6 +160,29 @@ def parser() -> argparse.ArgumentParser:
         "-D", "--define", action="append", default=[], help="constexpr or meta value NAME=VALUE"
     )
     compile_.set_defaults(func=cmd_compile)
+
+    ahead = commands.add_parser(
+        "aot",
+        help="build a program file's kernels ahead of time: C sources, headers, shared libraries",
+        description=(
+            "Build each kernel of FILE into --out: <kernel>.cu or .cpp (self-contained), "
+            "<kernel>.h declaring NineToothedResult launch_<kernel>(NineToothedStream, "
+            "NineToothedTensor...), ninetoothed.h, <kernel>.so and <kernel>.json. A C or C++ "
+            "caller includes the header and links the library; Python loads it with "
+            "compiler.runtime.aot.load(OUT, KERNEL)."
+        ),
+    )
+    ahead.add_argument("file")
+    ahead.add_argument("--backend", default="cuda", help="cuda, tilelang or triton")
+    ahead.add_argument(
+        "--caller", default="cpu", choices=("cpu", "cuda"), help="the device the library runs on"
+    )
+    ahead.add_argument("--out", required=True, help="the folder to write into")
+    ahead.add_argument("--dtype", default="f32", help="element type of undeclared tensors")
+    ahead.add_argument(
+        "-D", "--define", action="append", default=[], help="constexpr or meta value NAME=VALUE"
+    )
+    ahead.set_defaults(func=cmd_aot)
 
     trace = commands.add_parser(
         "trace", help="compile a program file and write its pass trace as one HTML page"

@@ -25,6 +25,8 @@ def ninetoothed_for(backend: str = "triton") -> ModuleType:
     module.__path__ = []  # a package: its submodules are the ones `bound_modules` binds
     module.make = functools.partial(compiler.dsl.make, backend=backend)
     module.jit = functools.partial(compiler.dsl.jit, backend=backend)
+    module.aot = ModuleType("ninetoothed.aot", compiler.dsl.aot.__doc__)
+    module.aot.aot = functools.partial(compiler.dsl.aot.aot, backend=backend)
     return module
 
 

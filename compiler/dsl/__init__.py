@@ -3,6 +3,7 @@
 Each name is re-exported with `import ... as ...`, one per line, so more can be appended.
 """
 
+from compiler.dsl import aot as aot
 from compiler.dsl import auto_tuner as auto_tuner
 from compiler.dsl import debugging as debugging
 from compiler.dsl import generation as generation
@@ -32,4 +33,4 @@ from compiler.dsl.tensor import Tensor as Tensor
 eval = evaluate  # NineToothed's names: `ninetoothed.eval(tensor, subs)`, `ninetoothed.subs(...)`
 subs = substitute
 # The submodules a program may import as `ninetoothed.<name>` (NineToothed's own module names).
-SUBMODULES = ("auto_tuner", "debugging", "generation", "language", "naming", "visualization")
+SUBMODULES = ("aot", "auto_tuner", "debugging", "generation", "language", "naming", "visualization")

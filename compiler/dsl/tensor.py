@@ -128,6 +128,26 @@ class Tensor:
     def shape(self) -> tuple[Size, ...]:
         return self._shape
 
+    @shape.setter
+    def shape(self, value: Sequence[Size | None]) -> None:
+        """A source tensor's declared shape, replaced (NineToothed lets a caller fix some sizes:
+        `t.shape = t.shape[:-1] + (64,)`); the sizes it names for itself stay symbolic."""
+        if self.view is not None:
+            raise ValueError(
+                "only a source tensor's shape may be set: set it on the Tensor you construct, "
+                "before arranging it"
+            )
+        value = tuple(value)
+        own = [f"{self._name}_size_{d}" for d in range(len(value))]
+        declared = tuple(
+            None if isinstance(size, Symbol) and size.name == name else size
+            for size, name in zip(value, own, strict=True)
+        )
+        options = dict(self._init_options, shape=declared)
+        if len(value) != self.ndim:
+            options["shape_options"] = None
+        self.__dict__.update(Tensor(name=self._name, **options).__dict__, _source=self)
+
     @property
     def ndim(self) -> int:
         return len(self._shape)

@@ -81,10 +81,10 @@ class KernelHandle:
         for name, tensor, arranged, arg in zip(
             self.names, self.tensors, self.arranged, args, strict=True
         ):
-            in_memory = _in_memory(tensor, arranged)
+            buffer = in_memory(tensor, arranged)
             if tensor.constexpr:
                 specs.append(ArgSpec("constant", value=arg if arg is not None else tensor.value))
-            elif isinstance(arg, torch.Tensor) and in_memory:
+            elif isinstance(arg, torch.Tensor) and buffer:
                 check_jagged(name, tensor, arg)
                 specs.append(ArgSpec("tensor", _tensor_dtype(name, arg)))
             elif isinstance(arg, numbers.Number) and tensor.ndim == 0:
@@ -93,7 +93,7 @@ class KernelHandle:
             else:
                 raise CompileError(
                     f"argument for {name} must be a torch.Tensor with {tensor.ndim} dims"
-                    if in_memory
+                    if buffer
                     else f"argument for {name} must be a Python number, got {type(arg).__name__}"
                 )
         return specs
@@ -198,7 +198,7 @@ class KernelHandle:
             if tensor.constexpr:
                 specs.append(ArgSpec("constant", value=kwargs.pop(name, tensor.value)))
             else:
-                kind = "tensor" if _in_memory(tensor, arranged) else "scalar"
+                kind = "tensor" if in_memory(tensor, arranged) else "scalar"
                 specs.append(ArgSpec(kind, dtype))
         constexprs, metas = self._split_kwargs(kwargs, {})
         try:
@@ -270,7 +270,7 @@ class KernelHandle:
         return self.last
 
 
-def _in_memory(tensor: Tensor, arranged: Tensor) -> bool:
+def in_memory(tensor: Tensor, arranged: Tensor) -> bool:
     """A buffer, not a number: any tensor with dims, and a zero-dimensional one the arrangement
     makes tiles of (`output.unsqueeze(0).tile((1,))`)."""
     return tensor.ndim > 0 or arranged is not tensor
@@ -334,10 +334,9 @@ def _number_dtype(value: numbers.Number) -> str:
     return "f32" if isinstance(value, float) else "i64"
 
 
-def make(arrangement, application, tensors, *, backend: str = "triton", caller="torch", **options):
-    """NineToothed's `make`: integrate an arrangement and an application into a kernel."""
-    if caller != "torch":
-        raise CompileError(f"caller={caller!r} is not supported; kernels are called from torch")
+def make(arrangement, application, tensors, *, backend: str = "triton", **options):
+    """NineToothed's `make` for Python callers: integrate an arrangement and an application into a
+    kernel handle (`compiler.dsl.make` also builds kernels for other callers)."""
     allowed = {"kernel_name", "device", "num_warps", "num_stages", "max_num_configs"}
     allowed |= {"autotune", "configs"}  # ours: measured autotuning (compiler/frontend/tuning.py)
     unsupported = set(options) - allowed

@@ -23,29 +23,39 @@ from pathlib import Path
 from compiler.runtime.cache import cache_dir
 
 SHIM_DIR = Path(__file__).parent / "cuda_shim"
+HEADERS = {"cpu": "ntc_cuda_host.h", "cuda": "ntc_cuda_device.h"}  # under SHIM_DIR
 ARCH = "sm_90"
 
-_ENTRIES = {
-    "cpu": """
-extern "C" int ntc_launch(unsigned grid, unsigned, void*, void** args) {{
+# The entry's body per device: run `{kernel}` on `grid` blocks of `threads` threads.
+_LAUNCH = {
+    "cpu": """{linkage} int {entry}(unsigned grid, unsigned, void*, void** args) {{
   ntc_fault = 0;
   ntc_run_grid({kernel}, grid, args);
   return ntc_fault;
 }}
-
-extern "C" const char* ntc_error(int code) {{
-  return code == NTC_MISALIGNED ? "misaligned address" : "no error";
-}}
 """,
-    "cuda": """
-extern "C" int ntc_launch(unsigned grid, unsigned threads, void* stream, void** args) {{
+    "cuda": """{linkage} int {entry}(unsigned grid, unsigned threads, void* stream, void** args) {{
   return (int)cudaLaunchKernel((const void*){kernel}, dim3(grid), dim3(threads), args, 0,
                                (cudaStream_t)stream);
 }}
-
-extern "C" const char* ntc_error(int code) {{ return cudaGetErrorString((cudaError_t)code); }}
 """,
 }
+_ERROR = {
+    "cpu": """
+extern "C" const char* ntc_error(int code) {
+  return code == NTC_MISALIGNED ? "misaligned address" : "no error";
+}
+""",
+    "cuda": """
+extern "C" const char* ntc_error(int code) { return cudaGetErrorString((cudaError_t)code); }
+""",
+}
+
+
+def launch_entry(device: str, kernel: str, entry: str = "ntc_launch", linkage: str = 'extern "C"'):
+    """The C++ function `entry(grid, threads, stream, args)` that launches `kernel` on `device`;
+    `args[i]` points at the kernel's i-th argument, the result is 0 or a CUDA error code."""
+    return _LAUNCH[device].format(kernel=kernel, entry=entry, linkage=linkage)
 
 
 class BuildError(RuntimeError):
@@ -54,32 +64,35 @@ class BuildError(RuntimeError):
 
 def build_library(source: str, kernel_name: str, device: str) -> Path:
     """The cached shared library holding `source` and its host entry for `device`."""
-    if device not in _ENTRIES:
+    if device not in _LAUNCH:
         raise BuildError(
             f"@{kernel_name}: no CUDA C++ build for device {device!r}; use 'cpu' or 'cuda'"
         )
-    text = source + _ENTRIES[device].format(kernel=kernel_name)
+    text = f"{source}\n{launch_entry(device, kernel_name)}{_ERROR[device]}"
+    return _cached(kernel_name, text, library_command(device), HEADERS[device], ".so")
+
+
+def library_command(device: str) -> list[str]:
+    """The compiler and flags that build a shared library of CUDA C++ for `device`: g++ for the
+    CPU (`-x c++`: a .cu file is plain C++ there), nvcc for sm_90."""
     if device == "cpu":
-        flags = ["-O2", "-std=c++17", "-shared", "-fPIC", "-x", "c++"]  # -x: .cu is C++ here
-        return _cached(kernel_name, text, _compiler("CXX", "g++"), flags, "ntc_cuda_host.h", ".so")
-    flags = [f"-arch={ARCH}", "-O2", "-std=c++17", "-shared", "-Xcompiler", "-fPIC"]
-    return _cached(kernel_name, text, _nvcc(), flags, "ntc_cuda_device.h", ".so")
+        return [_compiler("CXX", "g++"), "-O2", "-std=c++17", "-shared", "-fPIC", "-x", "c++"]
+    return [_nvcc(), f"-arch={ARCH}", "-O2", "-std=c++17", "-shared", "-Xcompiler", "-fPIC"]
 
 
 def compile_ptx(source: str, kernel_name: str = "kernel") -> str:
     """`source` compiled by nvcc for sm_90, as PTX text (proof the GPU form is valid CUDA)."""
-    flags = [f"-arch={ARCH}", "-std=c++17", "--ptx"]
-    ptx = _cached(kernel_name, source, _nvcc(), flags, "ntc_cuda_device.h", ".ptx")
+    command = [_nvcc(), f"-arch={ARCH}", "-std=c++17", "--ptx"]
+    ptx = _cached(kernel_name, source, command, HEADERS["cuda"], ".ptx")
     return ptx.read_text()
 
 
-def _cached(
-    kernel_name: str, text: str, compiler: str, flags: list[str], header: str, suffix: str
-) -> Path:
-    """What `compiler` makes of `text` with `header` in front, from the cache or compiled into it
+def _cached(kernel_name: str, text: str, command: list[str], header: str, suffix: str) -> Path:
+    """What `command` makes of `text` with `header` in front, from the cache or compiled into it
     (atomically: a temporary file, then a rename)."""
     header_path = SHIM_DIR / header
-    command = [compiler, *flags, "-include", str(header_path)]
+    compiler = command[0]
+    command = [*command, "-include", str(header_path)]
     status = header_path.stat()  # an edited header changes the key
     shim = f"{header}:{status.st_size}:{status.st_mtime_ns}"
     key = hashlib.sha256("\0".join([*command, shim, text]).encode())

@@ -23,14 +23,14 @@ _SIGNATURE_DTYPES = {
     "i1": "i1",
     **{d: d for d in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")},
     **{"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64"},
-    "index": "i32",
 }
 
 
 def compile_for_gpu(
     artifact: Artifact, *, arch: int = 90, constants: Mapping[str, int] | None = None
 ) -> dict[str, object]:
-    """Compile for CUDA compute capability `arch`; the result maps each stage to its text/binary.
+    """Compile for CUDA compute capability `arch`; the result maps each stage to its text/binary,
+    and "metadata" to what a launch needs (the kernel's name, shared memory, scratch sizes).
 
     `constants`: arguments Triton's launcher would specialise as constexprs (ints equal to 1).
     """
@@ -44,7 +44,7 @@ def compile_for_gpu(
     signature = {
         name: "constexpr"
         if name in constants
-        else ("*" if kind == "buffer" else "") + _SIGNATURE_DTYPES[artifact.arg_dtypes[name]]
+        else ("*" if kind == "buffer" else "") + _signature_dtype(artifact, name)
         for name, kind in artifact.args
     }
     positions = {name: (i,) for i, (name, _) in enumerate(artifact.args)}
@@ -54,4 +54,14 @@ def compile_for_gpu(
         target=GPUTarget("cuda", arch, 32),
         options={k: v for k, v in options.items() if v is not None},
     )
-    return dict(compiled.asm)
+    metadata = compiled.metadata
+    launch = {"name": metadata.name, "shared": metadata.shared}
+    launch |= {"scratch": getattr(metadata, "global_scratch_size", 0)}
+    launch |= {"profile_scratch": getattr(metadata, "profile_scratch_size", 0)}
+    return {**compiled.asm, "metadata": launch}
+
+
+def _signature_dtype(artifact: Artifact, name: str) -> str:
+    """The argument's type in Triton's signature: an index argument in the artifact's width."""
+    dtype = artifact.arg_dtypes[name]
+    return f"i{artifact.index_bits}" if dtype == "index" else _SIGNATURE_DTYPES[dtype]

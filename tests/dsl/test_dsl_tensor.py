@@ -241,3 +241,16 @@ def test_language_names_are_one_object_each():
 
     assert ntl.sum is ntl.sum and ntl.libdevice.pow is ntl.libdevice.pow
     assert ntl.sum is not ntl.max
+
+
+def test_a_source_tensors_shape_may_be_set_and_keeps_its_own_symbols():
+    """NineToothed lets a caller fix sizes after construction (`t.shape = t.shape[:-1] + (64,)`);
+    the sizes left symbolic stay named after the tensor, also once make() renames it."""
+    t = Tensor(4)
+    t.shape = t.shape[:-1] + (64,)
+    assert t.shape[-1] == 64 and t.source is t and t.ndim == 4
+    renamed = t.with_name("q")
+    assert [str(size) for size in renamed.shape] == ["q_size_0", "q_size_1", "q_size_2", "64"]
+    assert t.tile((1, 1, 16, -1)).dtype.shape == (1, 1, 16, 64)
+    with pytest.raises(ValueError, match="only a source tensor's shape may be set"):
+        t.tile((1, 1, 16, -1)).shape = (1, 2, 3, 4)

@@ -1,0 +1,147 @@
+"""An ahead-of-time kernel's shared library: built from its files, and loaded back into Python as
+a callable that takes what the kernel's Python handle takes (tensors, numbers) and passes them by
+the C calling convention, as a C++ caller would."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import torch
+
+from compiler.errors import CompileError
+from compiler.runtime.aot.launch import NO_DRIVER, REFUSED
+from compiler.runtime.bindings import TORCH_DTYPES, LaunchError
+
+# IR dtype -> the ctypes type a scalar parameter's data points at (launch.PASSED_TYPES in C);
+# halves are passed as their 16 bits.
+_PASSED = {
+    "i1": ctypes.c_bool,
+    **{f"i{n}": getattr(ctypes, f"c_int{n}") for n in (8, 16, 32, 64)},
+    **{f"u{n}": getattr(ctypes, f"c_uint{n}") for n in (8, 16, 32, 64)},
+    "f32": ctypes.c_double,
+    "f64": ctypes.c_double,
+}
+_HALVES = {"f16": torch.float16, "bf16": torch.bfloat16}
+_MISSING = object()  # a constexpr parameter not passed
+
+
+class NineToothedTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("shape", ctypes.POINTER(ctypes.c_uint64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+    ]
+
+
+def build(command: list[str], source: Path, library: Path) -> Path:
+    """`source` compiled by `command` into `library`; the compiler's complaint is an error."""
+    done = subprocess.run(
+        [*command, str(source), "-o", str(library)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise CompileError(
+            f"{Path(command[0]).name} rejected {source}:\n{done.stderr.strip()[-3000:]}\nthe "
+            "ahead-of-time form of this backend (compiler/runtime/aot/) produced the failing line"
+        )
+    return library
+
+
+class AotKernel:
+    """`launch_<kernel>` of a built library, called from Python."""
+
+    def __init__(self, output_dir: str | Path, kernel_name: str):
+        directory = Path(output_dir)
+        manifest = directory / f"{kernel_name}.json"
+        if not manifest.is_file():
+            raise CompileError(
+                f"{manifest}: no such file; build the kernel first (make(..., caller=...) or "
+                "ntc aot)"
+            )
+        described = json.loads(manifest.read_text())
+        self.kernel_name = kernel_name
+        self.caller = described["caller"]
+        self.parameters = described["parameters"]
+        # A copy is loaded, so the library may be rebuilt while this one is in use.
+        with tempfile.NamedTemporaryFile(suffix=".so") as copy:
+            shutil.copy(directory / f"{kernel_name}.so", copy.name)
+            self.library = ctypes.CDLL(copy.name)
+        self.launch = getattr(self.library, f"launch_{kernel_name}")
+        self.launch.restype = ctypes.c_int
+        self.launch.argtypes = [ctypes.c_void_p] + [NineToothedTensor] * len(self.parameters)
+        self.error = getattr(self.library, f"launch_{kernel_name}_error")
+        self.error.restype = ctypes.c_char_p
+
+    def __call__(self, *args, **kwargs) -> None:
+        """Launch on `args` (and parameters by name in `kwargs`); a constexpr parameter may be
+        left out, and where it is given, it must have the value the library was built for."""
+        args = self._bound(args, kwargs)
+        kept = []  # what the structures point into, alive until the launch returns
+        pairs = zip(self.parameters, args, strict=True)
+        structures = [self._pass(p, value, kept) for p, value in pairs]
+        stream = None
+        if self.caller == "cuda":
+            stream = torch.cuda.current_stream().cuda_stream
+        result = self.launch(stream, *structures)
+        if result == REFUSED:
+            raise LaunchError(self.error().decode())
+        if result == NO_DRIVER:
+            raise LaunchError(
+                f"launch_{self.kernel_name}: no CUDA driver (libcuda.so.1) on this machine; run "
+                "it where a GPU is, or build it for caller='cpu'"
+            )
+        if result != 0:
+            raise LaunchError(f"launch_{self.kernel_name} failed with CUDA error {result}")
+
+    def _bound(self, args: tuple, kwargs: dict) -> list:
+        names = [p["name"] for p in self.parameters]
+        unknown = sorted(set(kwargs) - set(names[len(args) :]))
+        if len(args) > len(names) or unknown:
+            raise LaunchError(
+                f"launch_{self.kernel_name} takes {', '.join(names)}; got {len(args)} values "
+                f"and {', '.join(kwargs) or 'no names'}"
+            )
+        bound = [*args, *(kwargs.get(n, _MISSING) for n in names[len(args) :])]
+        for p, value in zip(self.parameters, bound, strict=True):
+            if value is _MISSING and p["kind"] != "constexpr":
+                raise LaunchError(f"launch_{self.kernel_name} is missing {p['name']!r}")
+        return bound
+
+    def _pass(self, parameter: dict, value: object, kept: list) -> NineToothedTensor:
+        name, kind, dtype = parameter["name"], parameter["kind"], parameter["dtype"]
+        where = f"launch_{self.kernel_name} parameter {name!r}"
+        if kind == "constexpr":
+            built = parameter.get("value")
+            given = value.item() if isinstance(value, torch.Tensor) else value
+            if value is not _MISSING and built is not None and given != built:
+                raise LaunchError(
+                    f"{where} was compiled in as {built!r}, and {given!r} was passed; build the "
+                    "kernel again for that value"
+                )
+            return NineToothedTensor(None, None, None)
+        if kind == "tensor":
+            if not isinstance(value, torch.Tensor):
+                raise LaunchError(f"{where} needs a tensor, got {type(value).__name__}")
+            if TORCH_DTYPES.get(value.dtype) != dtype or value.ndim != parameter["ndim"]:
+                raise LaunchError(
+                    f"{where} was built for {parameter['ndim']}-dim {dtype} tensors, got a "
+                    f"{value.ndim}-dim {value.dtype} one; convert it, or build it again"
+                )
+            if value.device.type != self.caller:
+                raise LaunchError(f"{where} is on {value.device}; the kernel runs on {self.caller}")
+            shape = (ctypes.c_uint64 * value.ndim)(*value.shape)
+            strides = (ctypes.c_int64 * value.ndim)(*value.stride())
+            kept += [shape, strides, value]
+            return NineToothedTensor(value.data_ptr(), shape, strides)
+        number = value.item() if isinstance(value, torch.Tensor) else value
+        if dtype in _HALVES:  # the 16 bits of the half-precision value
+            bits = torch.tensor(number, dtype=_HALVES[dtype]).view(torch.int16).item()
+            cell = ctypes.c_uint16(bits & 0xFFFF)
+        else:
+            cell = _PASSED[dtype](number)
+        kept.append(cell)
+        return NineToothedTensor(ctypes.addressof(cell), None, None)
