@@ -33,9 +33,9 @@ def cmd_aot(args: argparse.Namespace) -> None:
     defines = parse_defines(args.define)
     for name, handle in handles.items():
         handle.kernel_name = name  # the library is named as the file names the kernel
-        library = aot.write(handle, args.caller, args.out, dtype=args.dtype, **defines)
+        built = aot.write(handle, args.caller, args.out, dtype=args.dtype, **defines)
         print(
-            f"kernel {name}: {library} (launch_{handle.kernel_name} in "
+            f"kernel {name}: {built.library} (launch_{handle.kernel_name} in "
             f"{Path(args.out) / handle.kernel_name}.h)"
         )
 

@@ -27,6 +27,7 @@ def ninetoothed_for(backend: str = "triton") -> ModuleType:
     module.jit = functools.partial(compiler.dsl.jit, backend=backend)
     module.aot = ModuleType("ninetoothed.aot", compiler.dsl.aot.__doc__)
     module.aot.aot = functools.partial(compiler.dsl.aot.aot, backend=backend)
+    module.build = functools.partial(compiler.dsl.build, backend=backend)
     return module
 
 

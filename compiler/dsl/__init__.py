@@ -10,6 +10,7 @@ from compiler.dsl import generation as generation
 from compiler.dsl import language as language
 from compiler.dsl import naming as naming
 from compiler.dsl import visualization as visualization
+from compiler.dsl.build import build as build
 from compiler.dsl.dtype import bfloat16 as bfloat16
 from compiler.dsl.dtype import float16 as float16
 from compiler.dsl.dtype import float32 as float32

@@ -16,7 +16,7 @@ from compiler.errors import CompileError
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
 from compiler.frontend.call_signature import alignment, call_key
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
-from compiler.frontend.layouts import argument_layout, check_jagged
+from compiler.frontend.layouts import argument_layout, check_declared_sizes, check_jagged
 from compiler.frontend.tuning import MODES, call_tuner, wants_tuner
 from compiler.runtime.plan import LaunchPlan
 
@@ -86,6 +86,7 @@ class KernelHandle:
                 specs.append(ArgSpec("constant", value=arg if arg is not None else tensor.value))
             elif isinstance(arg, torch.Tensor) and buffer:
                 check_jagged(name, tensor, arg)
+                check_declared_sizes(name, tensor, arg)
                 specs.append(ArgSpec("tensor", _tensor_dtype(name, arg)))
             elif isinstance(arg, numbers.Number) and tensor.ndim == 0:
                 dtype = ir_dtype(tensor.dtype) if tensor.dtype else _number_dtype(arg)

@@ -39,3 +39,21 @@ def check_jagged(name: str, tensor: Tensor, arg: torch.Tensor) -> None:
                 "(torch.nested.nested_tensor([...], layout=torch.jagged) of parts that differ in "
                 f"their dimension {tensor.jagged_dim - 1})"
             )
+
+
+def check_declared_sizes(name: str, tensor: Tensor, arg: torch.Tensor) -> None:
+    """A size the Tensor declares (`Tensor(shape=(1024, None))`) is compiled into the kernel: a
+    tensor of another size there would be indexed past its end."""
+    sizes = argument_layout(arg)[1]
+    if len(sizes) != tensor.ndim:
+        raise CompileError(
+            f"argument for {name} has {len(sizes)} dims, and its Tensor declares {tensor.ndim}; "
+            "pass a tensor with as many dims"
+        )
+    for dim, (declared, actual) in enumerate(zip(tensor.shape, sizes, strict=True)):
+        if isinstance(declared, int) and declared != actual:
+            raise CompileError(
+                f"argument for {name} has size {actual} in dim {dim}, and its Tensor declares "
+                f"{declared}, which the kernel is compiled for; pass a tensor of that size, or "
+                "declare the size open (None)"
+            )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -29,6 +30,14 @@ from compiler.frontend.handle import in_memory
 from compiler.runtime.aot.launch import C_DIR, Parameter, arguments, header, launch_function
 from compiler.runtime.aot.library import AotKernel, build
 from compiler.runtime.relower import relowered
+
+
+@dataclass(frozen=True)
+class Built:
+    library: Path
+    source: Path  # the self-contained source it was built from
+    command: list[str]  # the compiler and flags it was built with (sources and -o follow)
+
 
 FORMS = ("cuda", "tilelang", "triton")  # the backends with a form here
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -43,9 +52,9 @@ def write(
     dtype: str = "f32",
     index_bits: int = 64,
     **defines,
-) -> Path:
-    """Compile `handle` (a KernelHandle) ahead of time for `caller` into `output_dir`; returns
-    the library. `like`: (args, kwargs) the kernel will be called like, from which the element
+) -> Built:
+    """Compile `handle` (a KernelHandle) ahead of time for `caller` into `output_dir`, and build
+    its library. `like`: (args, kwargs) the kernel will be called like, from which the element
     types, constexpr values and constexpr sizes come, as a Python call would take them; without
     it, the tensors' declared dtypes (else `dtype`) and `defines` (constexpr and meta values, as
     `ntc compile -D` takes them). `index_bits`: 64 builds the form every tensor fits; 32 the
@@ -84,10 +93,19 @@ def write(
     manifest = {"kernel": name, "caller": caller, "backend": handle.backend}
     manifest["parameters"] = [p.to_dict() for p in parameters]
     (directory / f"{name}.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    return build(form.command(artifact), source, directory / f"{name}.so")
+    command = form.command(artifact)
+    return Built(build(command, [source], directory / f"{name}.so"), source, command)
 
 
-def load(output_dir: str | Path, kernel_name: str) -> AotKernel:
+def load(output_dir: str | Path, kernel_name: str):
+    """The library `<kernel>.so` of `output_dir` as a Python callable: an AotKernel, or for a
+    library of variants (`ninetoothed.build`) a VariantsKernel."""
+    from compiler.runtime.aot.variants import VariantsKernel
+
+    manifest = Path(output_dir) / f"{kernel_name}.json"
+    described = json.loads(manifest.read_text()) if manifest.is_file() else {}
+    if "variants" in described:
+        return VariantsKernel(output_dir, kernel_name, described)
     return AotKernel(output_dir, kernel_name)
 
 
@@ -125,5 +143,6 @@ def _parameters(handle, artifact, dtype: str, constants: dict) -> list[Parameter
         compiled = artifact.buffer_views.get(name) or artifact.arg_dtypes.get(name)
         declared = compiled or (ir_dtype(tensor.dtype) if tensor.dtype else dtype)
         kind = "tensor" if in_memory(tensor, arranged) else "scalar"
-        parameters.append(Parameter(name, kind, declared, tensor.ndim))
+        sizes = tuple(s if isinstance(s, int) else None for s in tensor.shape)
+        parameters.append(Parameter(name, kind, declared, tensor.ndim, sizes=sizes))
     return parameters

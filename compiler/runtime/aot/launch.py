@@ -55,6 +55,7 @@ class Parameter:
     dtype: str  # the IR element type; "" for a constexpr
     ndim: int  # a tensor's dims
     value: object = None  # a constexpr's compiled value, where it has one
+    sizes: tuple[int | None, ...] = ()  # a tensor's declared sizes (None: open)
 
     def to_dict(self) -> dict:
         described = {"name": self.name, "kind": self.kind, "dtype": self.dtype, "ndim": self.ndim}
@@ -86,6 +87,7 @@ def launch_function(artifact: Artifact, parameters: list[Parameter], call: str) 
     body = [f"  {a.ctype} {a.local} = {a.value};  // {a.name}" for a in held]
     body.append("  bool ntc_zero = false;")
     body.append(f"  int64_t ntc_grid = {grid};")
+    body += _declared_size_checks(artifact, parameters)
     body += _width_checks(artifact, parameters)
     body += _coverage_checks(artifact, locals_)
     body.append(
@@ -169,6 +171,22 @@ def arguments(artifact: Artifact, parameters: list[Parameter]) -> list[Argument]
                 "(caller='torch')"
             )
     return held
+
+
+def _declared_size_checks(artifact: Artifact, parameters: list[Parameter]) -> list[str]:
+    """A size the Tensor declares is compiled into the kernel: another would be indexed past."""
+    c_names = dict(zip((p.name for p in parameters), c_parameters(parameters), strict=True))
+    return [
+        _refuse(
+            f"{c_names[p.name]}.shape[{d}] != {size}ULL",
+            f"@{artifact.kernel_name}: {p.name} has size %llu in dim {d}, and the kernel is "
+            f"built for {size}; pass a tensor of that size, or build it with the size open",
+            f"(unsigned long long){c_names[p.name]}.shape[{d}]",
+        )
+        for p in parameters
+        for d, size in enumerate(p.sizes)
+        if size is not None
+    ]
 
 
 def _width_checks(artifact: Artifact, parameters: list[Parameter]) -> list[str]:

@@ -38,17 +38,42 @@ class NineToothedTensor(ctypes.Structure):
     ]
 
 
-def build(command: list[str], source: Path, library: Path) -> Path:
-    """`source` compiled by `command` into `library`; the compiler's complaint is an error."""
+def build(command: list[str], sources: list[Path], library: Path) -> Path:
+    """`sources` compiled by `command` into `library`; the compiler's complaint is an error."""
     done = subprocess.run(
-        [*command, str(source), "-o", str(library)], capture_output=True, text=True
+        [*command, *map(str, sources), "-o", str(library)], capture_output=True, text=True
     )
     if done.returncode != 0:
         raise CompileError(
-            f"{Path(command[0]).name} rejected {source}:\n{done.stderr.strip()[-3000:]}\nthe "
+            f"{Path(command[0]).name} rejected {', '.join(map(str, sources))}:\n"
+            f"{done.stderr.strip()[-3000:]}\nthe "
             "ahead-of-time form of this backend (compiler/runtime/aot/) produced the failing line"
         )
     return library
+
+
+def check_result(result: int, kernel_name: str, error) -> None:
+    """Raise LaunchError for a launch's nonzero result; `error` is its library's error function."""
+    if result == REFUSED:
+        raise LaunchError(error().decode())
+    if result == NO_DRIVER:
+        raise LaunchError(
+            f"launch_{kernel_name}: no CUDA driver (libcuda.so.1) on this machine; run it where "
+            "a GPU is, or build it for caller='cpu'"
+        )
+    if result != 0:
+        raise LaunchError(f"launch_{kernel_name} failed with CUDA error {result}")
+
+
+def loaded(directory: Path, kernel_name: str) -> ctypes.CDLL:
+    """`<kernel>.so` of `directory`, loaded from a copy, so it may be rebuilt while in use."""
+    with tempfile.NamedTemporaryFile(suffix=".so") as copy:
+        shutil.copy(directory / f"{kernel_name}.so", copy.name)
+        return ctypes.CDLL(copy.name)
+
+
+def stream_of(caller: str) -> int | None:
+    return torch.cuda.current_stream().cuda_stream if caller == "cuda" else None
 
 
 class AotKernel:
@@ -66,36 +91,28 @@ class AotKernel:
         self.kernel_name = kernel_name
         self.caller = described["caller"]
         self.parameters = described["parameters"]
-        # A copy is loaded, so the library may be rebuilt while this one is in use.
-        with tempfile.NamedTemporaryFile(suffix=".so") as copy:
-            shutil.copy(directory / f"{kernel_name}.so", copy.name)
-            self.library = ctypes.CDLL(copy.name)
+        self.library = loaded(directory, kernel_name)
         self.launch = getattr(self.library, f"launch_{kernel_name}")
         self.launch.restype = ctypes.c_int
-        self.launch.argtypes = [ctypes.c_void_p] + [NineToothedTensor] * len(self.parameters)
+        self.launch.argtypes = [ctypes.c_void_p] + [
+            ctypes.c_int if p["kind"] == "int" else NineToothedTensor for p in self.parameters
+        ]
         self.error = getattr(self.library, f"launch_{kernel_name}_error")
         self.error.restype = ctypes.c_char_p
 
     def __call__(self, *args, **kwargs) -> None:
         """Launch on `args` (and parameters by name in `kwargs`); a constexpr parameter may be
         left out, and where it is given, it must have the value the library was built for."""
-        args = self._bound(args, kwargs)
         kept = []  # what the structures point into, alive until the launch returns
-        pairs = zip(self.parameters, args, strict=True)
-        structures = [self._pass(p, value, kept) for p, value in pairs]
-        stream = None
-        if self.caller == "cuda":
-            stream = torch.cuda.current_stream().cuda_stream
-        result = self.launch(stream, *structures)
-        if result == REFUSED:
-            raise LaunchError(self.error().decode())
-        if result == NO_DRIVER:
-            raise LaunchError(
-                f"launch_{self.kernel_name}: no CUDA driver (libcuda.so.1) on this machine; run "
-                "it where a GPU is, or build it for caller='cpu'"
-            )
-        if result != 0:
-            raise LaunchError(f"launch_{self.kernel_name} failed with CUDA error {result}")
+        structures = self.packed(args, kwargs, kept)
+        stream = stream_of(self.caller)
+        check_result(self.launch(stream, *structures), self.kernel_name, self.error)
+
+    def packed(self, args: tuple, kwargs: dict, kept: list) -> list:
+        """The launch function's arguments for these values (after the stream); raises
+        LaunchError where one does not fit its parameter. `kept` gets what they point into."""
+        pairs = zip(self.parameters, self._bound(args, kwargs), strict=True)
+        return [self._pass(p, value, kept) for p, value in pairs]
 
     def _bound(self, args: tuple, kwargs: dict) -> list:
         names = [p["name"] for p in self.parameters]
@@ -123,10 +140,13 @@ class AotKernel:
                     "kernel again for that value"
                 )
             return NineToothedTensor(None, None, None)
+        if kind == "int":  # a configuration value of a library of variants (variants.py)
+            return ctypes.c_int(value)
         if kind == "tensor":
             if not isinstance(value, torch.Tensor):
                 raise LaunchError(f"{where} needs a tensor, got {type(value).__name__}")
-            if TORCH_DTYPES.get(value.dtype) != dtype or value.ndim != parameter["ndim"]:
+            ndim = parameter["ndim"]
+            if dtype and (TORCH_DTYPES.get(value.dtype) != dtype or value.ndim != ndim):
                 raise LaunchError(
                     f"{where} was built for {parameter['ndim']}-dim {dtype} tensors, got a "
                     f"{value.ndim}-dim {value.dtype} one; convert it, or build it again"

@@ -15,4 +15,21 @@ typedef void *NineToothedStream;
 
 typedef int NineToothedResult;
 
+// A dtype passed as a configuration value of a library of variants (ninetoothed.build): its
+// place here (compiler/runtime/aot/variants.py, DTYPE_ORDER).
+enum NineToothedDataType {
+    NINETOOTHED_INT8,
+    NINETOOTHED_INT16,
+    NINETOOTHED_INT32,
+    NINETOOTHED_INT64,
+    NINETOOTHED_UINT8,
+    NINETOOTHED_UINT16,
+    NINETOOTHED_UINT32,
+    NINETOOTHED_UINT64,
+    NINETOOTHED_FLOAT16,
+    NINETOOTHED_BFLOAT16,
+    NINETOOTHED_FLOAT32,
+    NINETOOTHED_FLOAT64
+};
+
 #endif
