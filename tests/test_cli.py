@@ -205,7 +205,7 @@ def test_aot_builds_a_library_that_runs(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--backend", "tvm"], "backend 'tvm' has no ahead-of-time form; use one of cuda"),
+        (["--backend", "tvm", "--caller", "cuda"], "for cuda, use backend cuda or triton"),
         (["--backend", "triton"], "for cpu, use backend cuda or tilelang"),
         ([], "needs the constexpr values BLOCK_SIZE at compile time; give them (-D BLOCK_SIZE=N)"),
     ],

@@ -173,7 +173,7 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     ahead.add_argument("file")
-    ahead.add_argument("--backend", default="cuda", help="cuda, tilelang or triton")
+    ahead.add_argument("--backend", default="cuda", help="cuda, tilelang, tvm or triton")
     ahead.add_argument(
         "--caller", default="cpu", choices=("cpu", "cuda"), help="the device the library runs on"
     )

@@ -89,7 +89,7 @@ def build(
         Path(output_dir),
         [names[i] for i in kept],
         variants,
-        [built.source for _, built, _ in chosen],
+        [path for _, built, _ in chosen for path in built.inputs],
         chosen[0][1].command,
         caller,
     )

@@ -84,6 +84,15 @@ def cuda_source(artifact: Artifact, arch: str = "sm_90") -> str:
     return cuda_sources([artifact], arch)[0]
 
 
+def object_file(artifact: Artifact, path: Path) -> Path:
+    """The CPU artifact compiled by TVM (LLVM) into the object file `path`, which defines the
+    packed function `__tvm_ffi_<kernel>` (TVM FFI's calling convention)."""
+    source = source_file(artifact.source)
+    request = {"op": "object", "source": str(source), "kernel": artifact.kernel_name}
+    _worker().request(request | {"path": str(path)}, f"TVM kernel @{artifact.kernel_name}")
+    return path
+
+
 def cuda_sources(artifacts: list[Artifact], arch: str = "sm_90") -> list[str]:
     """`cuda_source` of each artifact, in one request: the worker overlaps TVM and nvcc. Raises a
     TVMError naming every kernel that does not build."""

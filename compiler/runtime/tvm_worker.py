@@ -13,6 +13,8 @@ Protocol: one JSON request per line on stdin, one JSON reply per line on the ori
   `device` ("cpu" or "cuda" with `arch`), then call it. Tensors live in `arena`, a file of
   `arena_bytes` bytes shared with the launcher; each of `args` is `["buffer", byte offset, element
   count, dtype]` (a 1-D view of the arena) or `["scalar", number, null, null]`.
+- `object`: compile the kernel `kernel` of `source` for the CPU (LLVM) and write its object file
+  to `path`: the packed function `__tvm_ffi_<kernel>`, for an ahead-of-time library to link.
 - `cuda_sources`: lower each of `kernels` (`[source, kernel]` pairs) for CUDA `arch` and compile
   its CUDA C with nvcc (a cubin); reply `results`: per kernel `{"cuda": source}` or
   `{"error": message}`.
@@ -66,6 +68,10 @@ class Worker:
             return {}
         if request["op"] == "cuda_sources":
             return {"results": self.cuda_sources(request)}
+        if request["op"] == "object":
+            executable = self.compile(request, target_for({"device": "cpu"}))
+            executable.mod.write_to_file(request["path"])
+            return {}
         raise StageError(f"protocol: unknown request {request['op']!r}")
 
     def prim_func(self, source: str, kernel: str) -> tvm.tirx.PrimFunc:

@@ -21,9 +21,9 @@ from compiler.runtime.aot.library import NineToothedTensor
 from compiler.runtime.bindings import LaunchError
 from compiler.suite import SUITE
 
-CPU_FORMS = ("cuda", "tilelang")
+CPU_FORMS = ("cuda", "tilelang", "tvm")
 # TileLang's C target takes no half-precision buffers.
-HALF = {"cuda": torch.bfloat16, "tilelang": torch.float32}
+HALF = {"cuda": torch.bfloat16, "tilelang": torch.float32, "tvm": torch.bfloat16}
 
 
 def tiled(block, *tensors):
@@ -154,9 +154,11 @@ def test_attention_like_ninetoothed_aot_test(tmp_path):
         library(*args, is_causal=False)
 
 
-def test_a_cpp_program_calls_the_library(tmp_path):
-    """The header and library are what a C++ caller needs: it includes one and links the other."""
-    nt = ninetoothed_for("cuda")
+@pytest.mark.parametrize("backend", CPU_FORMS)
+def test_a_cpp_program_calls_the_library(backend, tmp_path):
+    """The header and library are what a C++ caller needs: it includes one and links the other
+    (TVM's too: its library needs no TVM runtime)."""
+    nt = ninetoothed_for(backend)
     tensors = tuple(nt.Tensor(1, dtype=nt.float32) for _ in range(3))
     nt.make(
         functools.partial(tiled, 64),
@@ -258,7 +260,7 @@ def test_arguments_of_the_wrong_kind_are_refused(tmp_path):
     [
         ("triton", "cpu", "for cpu, use backend cuda or tilelang"),
         ("tilelang", "cuda", "for cuda, use backend cuda or triton"),
-        ("tvm", "cpu", "has no ahead-of-time form"),
+        ("tvm", "cuda", "for cuda, use backend cuda or triton"),
     ],
 )
 def test_backends_without_a_form_for_the_caller_say_which_have_one(

@@ -41,7 +41,7 @@ def nan_like(tensor):
     return torch.full_like(tensor, float("nan"))
 
 
-@pytest.mark.parametrize("backend", ["cuda", "tilelang"])
+@pytest.mark.parametrize("backend", ["cuda", "tilelang", "tvm"])
 def test_tuned_build_runs_the_variant_for_the_size_and_dtype(backend, tmp_path):
     nt = ninetoothed_for(backend)
     configs = [

@@ -9,7 +9,7 @@ from compiler.runtime import aot
 from compiler.suite import SUITE
 from compiler.suite.checking import build
 
-CPU_FORMS = ("cuda", "tilelang")
+CPU_FORMS = ("cuda", "tilelang", "tvm")
 
 
 @pytest.mark.parametrize("name", sorted(SUITE))

@@ -35,11 +35,15 @@ from compiler.runtime.relower import relowered
 @dataclass(frozen=True)
 class Built:
     library: Path
-    source: Path  # the self-contained source it was built from
+    inputs: list[Path]  # the self-contained source it was built from, and what else it links
     command: list[str]  # the compiler and flags it was built with (sources and -o follow)
 
 
-FORMS = ("cuda", "tilelang", "triton")  # the backends with a form here
+# The backends with a form here: a module `<backend>_form` with SUFFIX (its source's), DEVICES
+# (the callers it serves), `source(artifact)` (what precedes the launch function), `call(artifact,
+# arguments)` (the launch's statements that run the kernel), `command(artifact)` (the compiler
+# and flags) and, where the library links more than the source, `objects(artifact, directory)`.
+FORMS = ("cuda", "tilelang", "triton", "tvm")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -94,7 +98,8 @@ def write(
     manifest["parameters"] = [p.to_dict() for p in parameters]
     (directory / f"{name}.json").write_text(json.dumps(manifest, indent=2) + "\n")
     command = form.command(artifact)
-    return Built(build(command, [source], directory / f"{name}.so"), source, command)
+    inputs = [source, *(form.objects(artifact, directory) if hasattr(form, "objects") else [])]
+    return Built(build(command, inputs, directory / f"{name}.so"), inputs, command)
 
 
 def load(output_dir: str | Path, kernel_name: str):
@@ -112,8 +117,7 @@ def load(output_dir: str | Path, kernel_name: str):
 def _form(backend: str, caller: str):
     if backend not in FORMS:
         raise CompileError(
-            f"backend {backend!r} has no ahead-of-time form; use one of {', '.join(FORMS)} "
-            "(TVM kernels need TVM's runtime to be called)"
+            f"backend {backend!r} has no ahead-of-time form; use one of {', '.join(FORMS)}"
         )
     form = _module(backend)
     if caller not in form.DEVICES:

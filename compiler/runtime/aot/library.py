@@ -39,9 +39,16 @@ class NineToothedTensor(ctypes.Structure):
 
 
 def build(command: list[str], sources: list[Path], library: Path) -> Path:
-    """`sources` compiled by `command` into `library`; the compiler's complaint is an error."""
+    """`sources` compiled by `command` into `library` (object files among them linked as they
+    are, whatever language `command` says its sources are in); the compiler's complaint is an
+    error."""
+    compiled = [str(path) for path in sources if path.suffix != ".o"]
+    linked = [str(path) for path in sources if path.suffix == ".o"]
     done = subprocess.run(
-        [*command, *map(str, sources), "-o", str(library)], capture_output=True, text=True
+        [*command, *compiled, *(["-x", "none", *linked] if linked else []), "-o", str(library)],
+        capture_output=True,
+        text=True,
+        errors="replace",
     )
     if done.returncode != 0:
         raise CompileError(
