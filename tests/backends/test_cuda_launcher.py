@@ -226,3 +226,26 @@ def test_gpu_library_builds_with_nvcc():
 def test_ptx_for_sm_90():
     ptx = compile_ptx(ROW_SUM, "row_sum")
     assert ".target sm_90" in ptx and ".visible .entry row_sum(" in ptx
+
+
+@pytest.mark.parametrize("name", ["fma", "main", "expf", "free"])
+def test_kernel_names_of_the_c_library_are_refused_by_name(name):
+    """A CUDA C++ kernel is a C function of its own name: one the C library declares is refused
+    with the fix (it was g++'s redeclaration error), and the same program under another name runs."""
+    import compiler.dsl as nt
+    from compiler.backends.emitter import EmitError
+
+    def arrangement(x, out):
+        return x.tile((64,)), out.tile((64,))
+
+    def application(x, out):
+        out = x  # noqa: F841
+
+    tensors = (nt.Tensor(1), nt.Tensor(1))
+    handle = nt.make(arrangement, application, tensors, backend="cuda", kernel_name=name)
+    with pytest.raises(EmitError, match=f"kernel name @{name} is reserved in target 'cuda'; rename"):
+        handle(torch.randn(8), poisoned(8))
+    renamed = nt.make(arrangement, application, tensors, backend="cuda", kernel_name=f"my_{name}")
+    x, out = torch.randn(100), poisoned(100)
+    renamed(x, out)
+    assert torch.equal(out, x)

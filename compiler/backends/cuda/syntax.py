@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import math
 
-from compiler.backends.c_names import C_RESERVED
+from compiler.backends.c_names import C_LIBRARY, C_RESERVED
 from compiler.backends.syntax import Name, Syntax
 
-# C++'s names, those c_literal writes and the host entry's functions; the target adds every name
+# C++'s names, the C library's functions the shims declare (the kernel is a C function of its
+# own name), those c_literal writes and the host entry's functions; the target adds every name
 # its spellings use (a parameter named `exp` would hide the function).
-_RESERVED = C_RESERVED | {"ntc_launch", "ntc_error", "ntc_call", "ntc_run_grid", "ntc_bitcast"}
+_RESERVED = C_RESERVED | C_LIBRARY
+_RESERVED |= {"ntc_launch", "ntc_error", "ntc_call", "ntc_run_grid", "ntc_bitcast"}
 _RESERVED |= {"ntc_atomic_add", "ntc_atomic_max", "ntc_atomic_min"}
 
 
