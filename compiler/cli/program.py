@@ -26,6 +26,9 @@ def ninetoothed_for(backend: str = "triton") -> ModuleType:
     module.make = functools.partial(compiler.dsl.make, backend=backend)
     module.jit = functools.partial(compiler.dsl.jit, backend=backend)
     module.aot = ModuleType("ninetoothed.aot", compiler.dsl.aot.__doc__)
+    module.aot.__dict__.update(
+        (name, value) for name, value in vars(compiler.dsl.aot).items() if name[:2] != "__"
+    )
     module.aot.aot = functools.partial(compiler.dsl.aot.aot, backend=backend)
     module.build = functools.partial(compiler.dsl.build, backend=backend)
     return module

@@ -34,3 +34,11 @@ def built(handle, caller, output_dir):
         )
     ahead_of_time.write(handle, caller, output_dir)
     return ahead_of_time.load(output_dir, handle.kernel_name)
+
+
+def _overflow_terms(names, ndims):
+    """NineToothed's name for the conditions a 32-bit form's launch function checks per size and
+    stride (compiler/runtime/aot/launch.py writes them into every such launch)."""
+    from compiler.runtime.aot.launch import overflow_terms
+
+    return overflow_terms(list(names), list(ndims))

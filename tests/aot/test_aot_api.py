@@ -324,3 +324,22 @@ def _head_dim(handle, size):
         for dim in getattr(tensor, "shape", ())
         if getattr(dim, "constexpr", False) and not getattr(dim, "meta", False)
     }
+
+
+def test_overflow_terms_are_the_checks_a_32_bit_launch_makes(tmp_path):
+    """`ninetoothed.aot._overflow_terms` (NineToothed's name) gives the conditions the launch
+    function of a 32-bit form checks, per size and stride."""
+    nt = ninetoothed_for("cuda")
+    terms = nt.aot._overflow_terms(("input", "scale"), (2, 0))
+    assert terms[:3] == (
+        "input.shape[0] > 2147483647ULL",
+        "input.strides[0] > 2147483647LL",
+        "input.strides[0] < -2147483648LL",
+    )
+    assert len(terms) == 6
+    tensors = (nt.Tensor(2, dtype=nt.float32), nt.Tensor(2, dtype=nt.float32))
+    handle = nt.make(lambda x, y: (x.tile((8, 8)), y.tile((8, 8))), copy, tensors)
+    handle.kernel_name = "narrow2"
+    aot.write(handle, "cpu", tmp_path, index_bits=32)
+    source = (tmp_path / "narrow2.cu").read_text()
+    assert all(term in source for term in nt.aot._overflow_terms(("input",), (2,)))

@@ -231,7 +231,7 @@ def test_ptx_for_sm_90():
 @pytest.mark.parametrize("name", ["fma", "main", "expf", "free"])
 def test_kernel_names_of_the_c_library_are_refused_by_name(name):
     """A CUDA C++ kernel is a C function of its own name: one the C library declares is refused
-    with the fix (it was g++'s redeclaration error), and the same program under another name runs."""
+    with the fix (it was g++'s redeclaration error); the program under another name runs."""
     import compiler.dsl as nt
     from compiler.backends.emitter import EmitError
 
@@ -243,7 +243,8 @@ def test_kernel_names_of_the_c_library_are_refused_by_name(name):
 
     tensors = (nt.Tensor(1), nt.Tensor(1))
     handle = nt.make(arrangement, application, tensors, backend="cuda", kernel_name=name)
-    with pytest.raises(EmitError, match=f"kernel name @{name} is reserved in target 'cuda'; rename"):
+    refusal = f"kernel name @{name} is reserved in target 'cuda'; rename"
+    with pytest.raises(EmitError, match=refusal):
         handle(torch.randn(8), poisoned(8))
     renamed = nt.make(arrangement, application, tensors, backend="cuda", kernel_name=f"my_{name}")
     x, out = torch.randn(100), poisoned(100)

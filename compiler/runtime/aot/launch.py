@@ -189,6 +189,23 @@ def _declared_size_checks(artifact: Artifact, parameters: list[Parameter]) -> li
     ]
 
 
+def overflow_terms(names: list[str], ndims: list[int], bits: int = 32) -> tuple[str, ...]:
+    """C conditions over NineToothedTensors `names` of `ndims` dims, three per dim (its size past
+    the largest `bits`-bit index, its stride past it either way); any one holding is a tensor a
+    `bits`-bit form cannot index."""
+    low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    return tuple(
+        term
+        for name, ndim in zip(names, ndims, strict=True)
+        for d in range(ndim)
+        for term in (
+            f"{name}.shape[{d}] > {high}ULL",
+            f"{name}.strides[{d}] > {high}LL",
+            f"{name}.strides[{d}] < {low}LL",
+        )
+    )
+
+
 def _width_checks(artifact: Artifact, parameters: list[Parameter]) -> list[str]:
     """Where the kernel indexes in fewer than 64 bits: every size and stride, and every tensor's
     reach, must fit (as compiler/runtime/index_width.py checks a Python launch)."""
@@ -202,11 +219,9 @@ def _width_checks(artifact: Artifact, parameters: list[Parameter]) -> list[str]:
     lines = []
     for p in (p for p in parameters if p.kind == "tensor"):
         t = c_names[p.name]
+        terms = overflow_terms([t], [p.ndim], artifact.index_bits)
         for d in range(p.ndim):
-            too_far = (
-                f"{t}.shape[{d}] > {limit}ULL || {t}.strides[{d}] > {limit}LL || "
-                f"{t}.strides[{d}] < -{limit}LL - 1"
-            )
+            too_far = " || ".join(terms[3 * d : 3 * d + 3])
             lines.append(_refuse(too_far, f"{where}, and {p.name}'s dim {d} passes it; {fix}"))
         lines.append(
             _refuse(
