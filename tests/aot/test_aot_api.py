@@ -42,6 +42,19 @@ def copy(input, output):
     output = input  # noqa: F841
 
 
+def scaling(nt, dtype, block):
+    """(arrangement, tensors) of vectors of `dtype` scaled by a float32, in tiles of `block`."""
+
+    def arrangement(input, factor, output):
+        return input.tile((block,)), factor, output.tile((block,))
+
+    return arrangement, (
+        nt.Tensor(1, dtype=dtype),
+        nt.Tensor(0, dtype=nt.float32),
+        nt.Tensor(1, dtype=dtype),
+    )
+
+
 def nan(*shape, dtype=torch.float32):
     return torch.full(shape, float("nan"), dtype=dtype)
 
@@ -68,15 +81,7 @@ def test_add_in_half_precision(backend, tmp_path):
 @pytest.mark.parametrize("as_tensor", [False, True])
 def test_float32_scalar_as_python_float_or_tensor(backend, as_tensor, tmp_path):
     nt = ninetoothed_for(backend)
-    tensors = (
-        nt.Tensor(1, dtype=nt.float32),
-        nt.Tensor(0, dtype=nt.float32),
-        nt.Tensor(1, dtype=nt.float32),
-    )
-
-    def arrangement(input, factor, output):
-        return input.tile((256,)), factor, output.tile((256,))
-
+    arrangement, tensors = scaling(nt, nt.float32, 256)
     kernel = nt.make(
         arrangement, scale, tensors, caller="cpu", kernel_name="scale", output_dir=tmp_path
     )
@@ -207,28 +212,24 @@ int main() {
 # -- what a launch refuses ------------------------------------------------------------------------
 
 
-def test_written_tensor_with_more_tiles_than_the_grid_is_refused(tmp_path):
+def built_copy(directory, name, **options):
+    """The library of a CUDA C++ copy of float32 vectors in tiles of 64, for the CPU."""
     nt = ninetoothed_for("cuda")
     tensors = (nt.Tensor(1, dtype=nt.float32), nt.Tensor(1, dtype=nt.float32))
-    kernel = nt.make(
-        functools.partial(tiled, 64),
-        copy,
-        tensors,
-        caller="cpu",
-        kernel_name="uncovered",
-        output_dir=tmp_path,
-    )
+    handle = nt.make(functools.partial(tiled, 64), copy, tensors)
+    handle.kernel_name = name
+    aot.write(handle, "cpu", directory, **options)
+    return aot.load(directory, name)
+
+
+def test_written_tensor_with_more_tiles_than_the_grid_is_refused(tmp_path):
+    kernel = built_copy(tmp_path, "uncovered")
     with pytest.raises(LaunchError, match="output has 2 outermost tiles and the grid 1 programs"):
         kernel(torch.randn(64), nan(100))
 
 
 def test_a_32_bit_form_refuses_a_tensor_past_its_width(tmp_path):
-    nt = ninetoothed_for("cuda")
-    tensors = (nt.Tensor(1, dtype=nt.float32), nt.Tensor(1, dtype=nt.float32))
-    handle = nt.make(functools.partial(tiled, 64), copy, tensors)
-    handle.kernel_name = "narrow"
-    aot.write(handle, "cpu", tmp_path, index_bits=32)
-    library = aot.load(tmp_path, "narrow")
+    library = built_copy(tmp_path, "narrow", index_bits=32)
     huge = torch.zeros(1).expand(2**31)  # one element in memory
     with pytest.raises(LaunchError, match="indexes in 32 bits, and input's dim 0 passes it"):
         library(huge, huge)
@@ -239,16 +240,7 @@ def test_a_32_bit_form_refuses_a_tensor_past_its_width(tmp_path):
 
 
 def test_arguments_of_the_wrong_kind_are_refused(tmp_path):
-    nt = ninetoothed_for("cuda")
-    tensors = (nt.Tensor(1, dtype=nt.float32), nt.Tensor(1, dtype=nt.float32))
-    kernel = nt.make(
-        functools.partial(tiled, 64),
-        copy,
-        tensors,
-        caller="cpu",
-        kernel_name="typed",
-        output_dir=tmp_path,
-    )
+    kernel = built_copy(tmp_path, "typed")
     with pytest.raises(LaunchError, match="built for 1-dim f32 tensors, got a 1-dim torch.float64"):
         kernel(torch.randn(8, dtype=torch.float64), nan(8))
     with pytest.raises(LaunchError, match="is missing 'output'"):
@@ -288,15 +280,7 @@ def test_gpu_libraries_build_and_load_without_a_gpu(backend, tmp_path):
     takes exactly the arguments the launch passes) and load; a launch without a GPU driver fails
     with an error code instead of running."""
     nt = ninetoothed_for(backend)
-    tensors = (
-        nt.Tensor(1, dtype=nt.float16),
-        nt.Tensor(0, dtype=nt.float32),
-        nt.Tensor(1, dtype=nt.float16),
-    )
-
-    def arrangement(input, factor, output):
-        return input.tile((128,)), factor, output.tile((128,))
-
+    arrangement, tensors = scaling(nt, nt.float16, 128)
     handle = nt.make(arrangement, scale, tensors)
     handle.kernel_name = f"scale_{backend}"
     aot.write(handle, "cuda", tmp_path)
