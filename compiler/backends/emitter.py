@@ -79,6 +79,7 @@ class _Emitter:
             )
 
     def run(self) -> str:
+        self.refuse_unspelled_types()
         syntax = self.syntax
         digest = ssa_sha256(self.ssa if self.ssa is not None else print_kernel(self.kernel))
         self.lines += [syntax.comment.format(text=f"ssa-sha256: {digest}"), *syntax.prelude]
@@ -122,6 +123,21 @@ class _Emitter:
     def close(self, depth: int) -> None:
         if self.syntax.block_close:
             self.write(depth, self.syntax.block_close)
+
+    def refuse_unspelled_types(self) -> None:
+        """A value of an element type the target cannot spell is refused at the op that makes it,
+        before any text (a backend may lack a type on one device: TileLang's C form has no bf16)."""
+        spelled = self.target.dtype_spelling
+        for position, op in enumerate(self.kernel.walk(), 1):
+            missing = next((v.type.dtype for v in op.results if v.type.dtype not in spelled), None)
+            if missing is not None:
+                self.position = position
+                raise self.fail(
+                    op,
+                    f"makes {missing} values, a type the target has none of",
+                    "compute in a type it has (f32 for bf16), or compile for another backend or "
+                    "device",
+                )
 
     def fail(self, op: Operation, problem: str, fix: str) -> EmitError:
         where = f"op #{self.position} ({op.name}) in @{self.kernel.name}"

@@ -242,3 +242,24 @@ def test_cuda_form_lowers_and_compiles_for_sm90(build):
     if shutil.which("nvcc") is None:
         pytest.skip("nvcc is not installed")
     assert cuda_binary(cuda, "sm_90").startswith(b"\x7fELF")
+
+
+def test_bfloat16_is_refused_on_the_c_form_and_kept_on_cuda():
+    """TileLang's C target has no bfloat16 type: a bf16 kernel is refused naming the op that makes
+    bf16 values (TileLang itself stopped with an internal error); its CUDA form keeps bf16."""
+    import compiler.dsl as nt
+    from compiler.backends.emitter import EmitError
+
+    def arrangement(a, b, c):
+        return a.tile((64,)), b.tile((64,)), c.tile((64,))
+
+    def application(a, b, c):
+        c = a + b  # noqa: F841
+
+    tensors = tuple(nt.Tensor(1, dtype=nt.bfloat16) for _ in range(3))
+    handle = nt.make(arrangement, application, tensors, backend="tilelang", device="cpu")
+    x = torch.randn(100, dtype=torch.bfloat16)
+    with pytest.raises(EmitError, match="makes bf16 values, a type the target has none of"):
+        handle(x, x, torch.empty_like(x))
+    on_gpu = nt.make(arrangement, application, tensors, backend="tilelang", device="cuda")
+    assert "T.bfloat16" in on_gpu.compile_declared().source
