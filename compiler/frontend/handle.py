@@ -99,7 +99,7 @@ class KernelHandle:
                 )
         return specs
 
-    def _bind_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    def bind_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Parameters may also be passed by name (NineToothed's launch accepts both)."""
         names = self.names
         by_name = {k: kwargs.pop(k) for k in list(kwargs) if k in names[len(args) :]}
@@ -108,7 +108,7 @@ class KernelHandle:
             raise CompileError(f"{self.kernel_name} is missing argument(s) {', '.join(missing)}")
         return tuple(args) + tuple(by_name[n] for n in names[len(args) :]), kwargs
 
-    def _shape_constexprs(self, args: tuple) -> dict[str, int]:
+    def shape_constexprs(self, args: tuple) -> dict[str, int]:
         """Sizes declared constexpr (`shape_options={"constexpr": True}`) come from the tensors."""
         bound = {}
         for tensor, arg in zip(self.tensors, args, strict=True):
@@ -157,8 +157,8 @@ class KernelHandle:
     def compile(self, *args, **kwargs):
         """The artifact (`.source`, `.ssa`, `.trace`) for these arguments, without running it.
         Open meta symbols are tuned by timing on these arguments where `autotune` says so."""
-        args, kwargs = self._bind_arguments(args, dict(kwargs))
-        constexprs, metas = self._split_kwargs(kwargs, self._shape_constexprs(args))
+        args, kwargs = self.bind_arguments(args, dict(kwargs))
+        constexprs, metas = self._split_kwargs(kwargs, self.shape_constexprs(args))
         specs = self._specs(args)
         tuner = None
         if set(self.meta_names) - set(metas) and wants_tuner(self.autotune, self.device):
@@ -219,7 +219,7 @@ class KernelHandle:
         """Launch on these arguments: planned on the first call of each signature (compiled,
         checked, its form chosen; `call_signature.py`), looked up on the next ones."""
         if kwargs:  # parameters by name: the same signature as by position
-            args, kwargs = self._bind_arguments(args, dict(kwargs))
+            args, kwargs = self.bind_arguments(args, dict(kwargs))
         head = (self.backend, self.device)
         key = call_key(head, args, kwargs, self._compiled_in, alignment(*head))
         planned = self._plans.get(key) if key is not None else None
@@ -238,7 +238,7 @@ class KernelHandle:
 
     def bindings(self, *args, **kwargs) -> dict[str, object]:
         """Kernel argument name -> value: tensors with their sizes and strides, and numbers."""
-        args, kwargs = self._bind_arguments(args, dict(kwargs))
+        args, kwargs = self.bind_arguments(args, dict(kwargs))
         bindings = {}
         for name, tensor, arg in zip(self.names, self.tensors, args, strict=True):
             if isinstance(arg, torch.Tensor):

@@ -157,6 +157,9 @@ def test_attention_like_ninetoothed_aot_test(tmp_path):
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
     with pytest.raises(LaunchError, match="compiled in as True, and False was passed"):
         library(*args, is_causal=False)
+    wider = [torch.randn(2, 2, 37, 32) for _ in range(3)]  # the head dim was compiled in as 16
+    with pytest.raises(LaunchError, match="has size 32 in dim 3, and the kernel is built for 16"):
+        library(*wider, 1.0, nan(2, 2, 37, 32), is_causal=True)
 
 
 @pytest.mark.parametrize("backend", CPU_FORMS)

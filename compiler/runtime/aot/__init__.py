@@ -69,9 +69,10 @@ def write(
     form = _form(handle.backend, caller)
     handle.device = caller
     if like is not None:
-        args, kwargs = like
+        args, kwargs = handle.bind_arguments(tuple(like[0]), dict(like[1]))
         artifact = handle.compile(*args, **kwargs)
         constants = {**kwargs, **dict(zip(handle.names, args, strict=False))}
+        constants |= handle.shape_constexprs(args)
     else:
         artifact = handle.compile_declared(dtype, **defines)
         constants = defines
@@ -136,7 +137,8 @@ def _module(backend: str):
 def _parameters(handle, artifact, dtype: str, constants: dict) -> list[Parameter]:
     """One launch parameter per application parameter, of the element type the artifact was
     compiled for (the caller's, where the kernel views a buffer as another type); a constexpr
-    with the value it was compiled for (`constants` by name, else its tensor's)."""
+    with the value it was compiled for (`constants` by name, else its tensor's); a tensor with
+    the sizes compiled into the kernel."""
     parameters = []
     for name, tensor, arranged in zip(handle.names, handle.tensors, handle.arranged, strict=True):
         if tensor.constexpr:
@@ -147,6 +149,10 @@ def _parameters(handle, artifact, dtype: str, constants: dict) -> list[Parameter
         compiled = artifact.buffer_views.get(name) or artifact.arg_dtypes.get(name)
         declared = compiled or (ir_dtype(tensor.dtype) if tensor.dtype else dtype)
         kind = "tensor" if in_memory(tensor, arranged) else "scalar"
-        sizes = tuple(s if isinstance(s, int) else None for s in tensor.shape)
+        # Declared sizes, and sizes declared constexpr that were given values: compiled in.
+        sizes = tuple(
+            size if isinstance(size, int) else constants.get(getattr(size, "name", None))
+            for size in tensor.shape
+        )
         parameters.append(Parameter(name, kind, declared, tensor.ndim, sizes=sizes))
     return parameters
