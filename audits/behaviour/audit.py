@@ -216,6 +216,17 @@ def _audit_case(
                 if before != after:
                     message = f"the {kind} rewrite changes the schedule: {before} became {after}"
                     findings.append(_finding(STRUCTURE_STABILITY, where, 1, message, kind))
+            # The grid in another form: the decision but the grid's own text must stand.
+            before, after = (
+                structure.decision(original),
+                structure.decision(structure.regridded(original)),
+            )
+            if before[:3] != after[:3]:
+                message = (
+                    f"writing the grid in another form changes the schedule: {before[:3]} "
+                    f"became {after[:3]}"
+                )
+                findings.append(_finding(STRUCTURE_STABILITY, where, 1, message, "grid"))
     return findings, original
 
 

@@ -14,6 +14,10 @@ Each rewrite is made with libcst on the program's text, written to a temporary f
 - `buffer`: a tensor parameter added last (to `tensors`, the arrangement, which returns it as it
   is, and the application, which never reads it): one more buffer argument, nothing more computed.
 
+One more is made on the kernel the front end built, not on the program (`regridded`): its grid,
+the number of programs, written in another form of the same value (`g + 0 * g`), then lowered
+again with the same options. Nothing may decide by how the grid is spelled.
+
 The schedule may depend on shapes, types, op kinds and data volume, not on how many ops of a kind
 one program happens to have or which constants it uses. A rewrite that does not apply to a program
 (nothing to swap) or that the program does not take (a store the scalar cannot join) is skipped.
@@ -304,6 +308,21 @@ def _unread_tensor():
     import torch
 
     return torch.zeros(4)
+
+
+def regridded(artifact):
+    """`artifact`'s kernel lowered again from its initial IR, the same options, its grid written
+    `g + 0 * g`: every count of names and operators in it doubled, its value the same."""
+    from compiler.backends.lowering import lower_unified_ssa_artifact
+    from compiler.ir import parse_kernel
+
+    kernel = parse_kernel(artifact.initial_ssa)
+    grid = kernel.attrs["grid"]
+    kernel.attrs["grid"] = f"({grid}) + 0 * ({grid})"
+    options = dict(artifact.lowering.get("options") or {})
+    return lower_unified_ssa_artifact(
+        kernel, artifact.backend, device=artifact.device, options=options
+    )
 
 
 def decision(artifact) -> tuple:

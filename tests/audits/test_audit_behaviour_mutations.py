@@ -64,6 +64,13 @@ def _dots_and_buffers_at_schedule(kernel: str) -> tuple[int, int]:
     return dots, sum(type(arg.type).__name__ == "BufferType" for arg in parsed.args)
 
 
+def _grid_divisions(kernel: str) -> int:
+    """How many floor divisions the kernel's grid expression is written with."""
+    args = SUITE[kernel].make_args(0)
+    artifact = build(SUITE[kernel], "triton").compile(*args, **SUITE[kernel].call_kwargs)
+    return artifact.grid.count("//")
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -72,6 +79,7 @@ def _plants() -> list[Plant]:
     softmax_arguments = _arguments("softmax")
     pool_arith = _arith_ops_at_schedule("max_pool2d")
     matmul_dots_and_buffers = _dots_and_buffers_at_schedule("matmul")
+    matmul_divisions = _grid_divisions("matmul")
     return [
         Plant(
             "kernel name through a digest",
@@ -287,6 +295,20 @@ def _plants() -> list[Plant]:
                     "        buffers = sum(type(a.type).__name__ == 'BufferType' "
                     "for a in kernel.args)\n"
                     f"        if (dots, buffers) == {matmul_dots_and_buffers}:\n"
+                    "            chosen['num_warps'] = 2\n" + _CHOSEN,
+                ),
+            ),
+        ),
+        Plant(
+            "the form of one kernel's grid expression",
+            "structure",
+            "LWB005",
+            "matmul",
+            (
+                (
+                    _SCHEDULE,
+                    _CHOSEN,
+                    f"        if kernel.attrs['grid'].count('//') == {matmul_divisions}:\n"
                     "            chosen['num_warps'] = 2\n" + _CHOSEN,
                 ),
             ),
