@@ -113,3 +113,25 @@ def test_dtype_values_are_ninetoothed_data_type_places(tmp_path):
     dtypes += [nt.float16, nt.bfloat16, nt.float32, nt.float64]
     assert [int(v) for v in printed.split()] == [config_int(d, "dtype") for d in dtypes]
     assert len(DTYPE_ORDER) == len(names)
+
+
+@pytest.mark.parametrize("backend", ["cuda", "triton"])
+def test_builds_for_a_gpu_here(backend, tmp_path):
+    """A library of variants for a CUDA GPU (nvcc for sm_90; Triton's cubins) builds and loads on
+    this machine; a call with tensors on the CPU is refused before anything runs."""
+    nt = ninetoothed_for(backend)
+    configs = [
+        ((), {"dtype": nt.float16, "block_size": 64}, {}),
+        ((), {"dtype": nt.float32, "block_size": 128}, {}),
+    ]
+    kernel = nt.build(
+        functools.partial(premake, nt),
+        configs,
+        caller="cuda",
+        kernel_name="add_gpu",
+        output_dir=tmp_path,
+    )
+    assert (tmp_path / "add_gpu.so").is_file()
+    x = torch.zeros(8)
+    with pytest.raises(LaunchError, match="is on cpu; the kernel runs on cuda"):
+        kernel(x, x, 1.0, x, None, "fp32", 128)
