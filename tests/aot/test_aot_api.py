@@ -7,6 +7,7 @@ launches an ahead-of-time kernel refuses instead of running wrongly."""
 
 import ctypes
 import functools
+import json
 import subprocess
 
 import pytest
@@ -330,3 +331,20 @@ def test_overflow_terms_are_the_checks_a_32_bit_launch_makes(tmp_path):
     aot.write(handle, "cpu", tmp_path, index_bits=32)
     source = (tmp_path / "narrow2.cu").read_text()
     assert all(term in source for term in nt.aot._overflow_terms(("input",), (2,)))
+
+
+@pytest.mark.parametrize("backend", CPU_FORMS)
+def test_a_half_scalar_is_passed_as_its_declared_type(backend, tmp_path):
+    """A float16 scalar's `data` points at its 16 bits, as the program declares it, whatever type
+    the target takes it in (TileLang's C form takes it as a float32: the launch converts)."""
+    nt = ninetoothed_for(backend)
+    arrangement, tensors = scaling(nt, nt.float32, 64)
+    tensors = (tensors[0], nt.Tensor(0, dtype=nt.float16), tensors[2])
+    kernel = nt.make(
+        arrangement, scale, tensors, caller="cpu", kernel_name="half_scale", output_dir=tmp_path
+    )
+    assert json.loads((tmp_path / "half_scale.json").read_text())["parameters"][1]["dtype"] == "f16"
+    input, output = torch.randn(100), nan(100)
+    kernel(input, 0.3, output)
+    factor = torch.tensor(0.3, dtype=torch.float16)
+    torch.testing.assert_close(output, input * factor.float(), rtol=1e-3, atol=1e-3)

@@ -27,6 +27,7 @@ from compiler.backends.registry import get_target
 from compiler.errors import CompileError
 from compiler.frontend.dtypes import ir_dtype
 from compiler.frontend.handle import in_memory
+from compiler.ir import parse_kernel
 from compiler.runtime.aot.launch import C_DIR, Parameter, arguments, header, launch_function
 from compiler.runtime.aot.library import AotKernel, build
 from compiler.runtime.relower import relowered
@@ -135,10 +136,11 @@ def _module(backend: str):
 
 
 def _parameters(handle, artifact, dtype: str, constants: dict) -> list[Parameter]:
-    """One launch parameter per application parameter, of the element type the artifact was
-    compiled for (the caller's, where the kernel views a buffer as another type); a constexpr
+    """One launch parameter per application parameter, of the element type the program was
+    compiled for (the caller's: before a pass views a buffer or a scalar as another); a constexpr
     with the value it was compiled for (`constants` by name, else its tensor's); a tensor with
     the sizes compiled into the kernel."""
+    declared = {arg.name: arg.type.dtype for arg in parse_kernel(artifact.initial_ssa).args}
     parameters = []
     for name, tensor, arranged in zip(handle.names, handle.tensors, handle.arranged, strict=True):
         if tensor.constexpr:
@@ -146,13 +148,12 @@ def _parameters(handle, artifact, dtype: str, constants: dict) -> list[Parameter
             value = value.item() if isinstance(value, torch.Tensor) else value
             parameters.append(Parameter(name, "constexpr", "", 0, value))
             continue
-        compiled = artifact.buffer_views.get(name) or artifact.arg_dtypes.get(name)
-        declared = compiled or (ir_dtype(tensor.dtype) if tensor.dtype else dtype)
+        passed = declared.get(name) or (ir_dtype(tensor.dtype) if tensor.dtype else dtype)
         kind = "tensor" if in_memory(tensor, arranged) else "scalar"
         # Declared sizes, and sizes declared constexpr that were given values: compiled in.
         sizes = tuple(
             size if isinstance(size, int) else constants.get(getattr(size, "name", None))
             for size in tensor.shape
         )
-        parameters.append(Parameter(name, kind, declared, tensor.ndim, sizes=sizes))
+        parameters.append(Parameter(name, kind, passed, tensor.ndim, sizes=sizes))
     return parameters

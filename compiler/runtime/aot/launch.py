@@ -1,14 +1,16 @@
 """The C launch function of an ahead-of-time kernel.
 
 Outside, NineToothed's calling convention: `NineToothedResult launch_<kernel>(NineToothedStream
-stream, NineToothedTensor <param>, ...)`, one tensor per application parameter (`header.py`).
+stream, NineToothedTensor <param>, ...)`, one tensor per application parameter (`c/ninetoothed.h`).
 Inside, the kernel's own arguments, read from those tensors by the argument contract every backend
 shares: a buffer `<param>` is `<param>.data`, `<param>_size_<d>` and `<param>_stride_<d>` are
 `<param>.shape[d]` and `<param>.strides[d]`, a scalar `<param>` is the value `<param>.data` points
-at. Before the kernel runs, the launch function checks what the Python launcher checks (a tensor
-whose offsets pass the kernel's index width, a written tensor with more tiles than the grid has
-programs) and returns a nonzero result with a message (`launch_<kernel>_error()`) instead of
-running wrongly. How the kernel is then called is the backend form's part (`forms.py`).
+at, in the type the program declares (converted where the target takes another). Before the kernel
+runs, the launch function checks what the Python launcher checks (a tensor of another size than
+the one declared, a tensor whose offsets pass the kernel's index width, a written tensor with more
+tiles than the grid has programs) and returns a nonzero result with a message
+(`launch_<kernel>_error()`) instead of running wrongly. How the kernel is then called is the
+backend form's part (`<backend>_form.py`).
 """
 
 from __future__ import annotations
@@ -154,8 +156,7 @@ def arguments(artifact: Artifact, parameters: list[Parameter]) -> list[Argument]
             value = f"{c_names[name]}.data"
             held.append(Argument(name, "buffer", local, "void*", value, c_names[name], owner.ndim))
         elif owner is not None and owner.kind == "scalar" and kind in C_TYPES:
-            passed = f"*(const {PASSED_TYPES[kind]}*){c_names[name]}.data"
-            value = f"({C_TYPES[kind]})({passed})"
+            value = _scalar(artifact, name, owner.dtype, kind, c_names[name])
             held.append(Argument(name, "scalar", local, C_TYPES[kind], value, c_names[name], 0))
         elif kind == "index" and contract and contract["param"] in by_name:
             param = contract["param"]
@@ -171,6 +172,21 @@ def arguments(artifact: Artifact, parameters: list[Parameter]) -> list[Argument]
                 "(caller='torch')"
             )
     return held
+
+
+def _scalar(artifact: Artifact, name: str, passed: str, taken: str, param: str) -> str:
+    """The C expression of a scalar the caller passes as `passed` (what its `data` points at) and
+    the kernel takes as `taken` (a target may take it in another type)."""
+    data = f"{param}.data"
+    if passed in ("f16", "bf16") and taken != passed:
+        brain = "true" if passed == "bf16" else "false"
+        return f"({C_TYPES[taken]})ntc_half_value(*(const uint16_t*){data}, {brain})"
+    if taken in ("f16", "bf16") and taken != passed:
+        raise CompileError(
+            f"@{artifact.kernel_name}: its scalar {name!r} is passed as {passed} and taken as "
+            f"{taken}, which the launch cannot convert; declare it {taken}"
+        )
+    return f"({C_TYPES[taken]})(*(const {PASSED_TYPES[passed]}*){data})"
 
 
 def _declared_size_checks(artifact: Artifact, parameters: list[Parameter]) -> list[str]:

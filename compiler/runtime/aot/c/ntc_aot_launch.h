@@ -2,8 +2,10 @@
 // the message of a refused launch, the grid's arithmetic as Python's, and a tensor's reach.
 #pragma once
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static thread_local char ntc_message[512];
 
@@ -39,4 +41,20 @@ static int64_t ntc_reach(NineToothedTensor t, int ndim, int64_t pad) {
     largest = size > largest ? size : largest;
   }
   return (reach > largest ? reach : largest) + pad;
+}
+
+// A half-precision value (its 16 bits) as a double: a scalar passed in one half type that the
+// kernel takes in another type, or that TVM FFI passes as a double.
+static double ntc_half_value(uint16_t bits, bool brain) {
+  if (brain) {
+    uint32_t word = (uint32_t)bits << 16;
+    float value;
+    memcpy(&value, &word, sizeof value);
+    return value;
+  }
+  int exponent = (bits >> 10) & 31, mantissa = bits & 1023;
+  double sign = (bits & 32768) ? -1.0 : 1.0;
+  if (exponent == 0) return sign * mantissa / 16777216.0;  // 2^-24
+  if (exponent == 31) return mantissa ? NAN : sign * INFINITY;
+  return sign * (1.0 + mantissa / 1024.0) * ldexp(1.0, exponent - 15);
 }

@@ -4,7 +4,6 @@
 // failed check) and the workspace functions it calls through pointers, given here.
 #pragma once
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,19 +67,4 @@ static void* ntc_alloc_workspace(int, int, uint64_t bytes, int, int) {
 static int ntc_free_workspace(int, int, void* pointer) {
   free(pointer);
   return 0;
-}
-
-// A half-precision scalar (its 16 bits) as the double TVM FFI passes a float in.
-static double ntc_half_value(uint16_t bits, bool brain) {
-  if (brain) {
-    uint32_t word = (uint32_t)bits << 16;
-    float value;
-    memcpy(&value, &word, sizeof value);
-    return value;
-  }
-  int exponent = (bits >> 10) & 31, mantissa = bits & 1023;
-  double sign = (bits & 32768) ? -1.0 : 1.0;
-  if (exponent == 0) return sign * mantissa / 16777216.0;  // 2^-24
-  if (exponent == 31) return mantissa ? NAN : sign * INFINITY;
-  return sign * (1.0 + mantissa / 1024.0) * ldexp(1.0, exponent - 15);
 }
