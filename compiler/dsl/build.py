@@ -16,6 +16,7 @@ fastest is the one the launch runs.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 WARM_UP_SIZE = 256  # a size the declaration leaves open, for timing
 
@@ -43,8 +44,6 @@ def build(
                 backend=backend,
             )
         )
-    from pathlib import Path
-
     from compiler.errors import CompileError
     from compiler.frontend.handle import make
     from compiler.runtime import aot
@@ -128,10 +127,10 @@ def _warm_up(tensor, caller: str):
     bound if smaller), its dtype (else float32); a number for a scalar."""
     import torch
 
-    from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
+    from compiler.frontend.dtypes import ir_dtype
+    from compiler.runtime.plan import IR_TO_TORCH
 
-    to_torch = {ir: torch_dtype for torch_dtype, ir in TORCH_TO_IR.items()}
-    dtype = to_torch[ir_dtype(tensor.dtype)] if tensor.dtype else torch.float32
+    dtype = IR_TO_TORCH[ir_dtype(tensor.dtype)] if tensor.dtype else torch.float32
     if tensor.ndim == 0:
         return torch.ones((), dtype=dtype).item()
     shape = [

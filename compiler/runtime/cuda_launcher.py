@@ -50,7 +50,7 @@ def prepare(artifact: Artifact, bindings: Mapping[str, object]) -> Runner:
         return _nothing  # CUDA refuses an empty grid; there is nothing to run
     library = _library(artifact)
     entry = library.ntc_launch
-    threads = artifact.num_warps * 32 if artifact.num_warps else THREADS_PER_BLOCK
+    threads = threads_per_block(artifact)
     # Index arguments are the plan's own: packed once. Buffers and scalars are packed per run.
     packers = [
         _packer(artifact.arg_dtypes[name], kind, artifact.index_bits, bindings[name])
@@ -109,9 +109,19 @@ def _packer(dtype: str, kind: str, index_bits: int, value: object) -> Callable:
     if dtype == "index":
         packed = _INDEX[index_bits](value)
         return lambda _: packed
+    return scalar_cell(dtype)
+
+
+def scalar_cell(dtype: str) -> Callable:
+    """value -> a scalar of `dtype` as a kernel parameter lays it out (halves as their 16 bits)."""
     if dtype in _HALVES:
         return functools.partial(_half, _HALVES[dtype])
     return _SCALARS[dtype]
+
+
+def threads_per_block(artifact: Artifact) -> int:
+    """The block's threads: the artifact's warps, else THREADS_PER_BLOCK."""
+    return artifact.num_warps * 32 if artifact.num_warps else THREADS_PER_BLOCK
 
 
 def _half(dtype: torch.dtype, value: float) -> ctypes.c_uint16:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from compiler.backends.artifact import Artifact
 from compiler.runtime.aot.launch import Argument
 from compiler.runtime.cuda_build import HEADERS, SHIM_DIR, launch_entry, library_command
-from compiler.runtime.cuda_launcher import THREADS_PER_BLOCK
+from compiler.runtime.cuda_launcher import threads_per_block
 
 SUFFIX = ".cu"
 DEVICES = ("cpu", "cuda")
@@ -20,7 +20,7 @@ def source(artifact: Artifact) -> str:
 
 
 def call(artifact: Artifact, held: list[Argument]) -> str:
-    threads = artifact.num_warps * 32 if artifact.num_warps else THREADS_PER_BLOCK
+    threads = threads_per_block(artifact)
     pointers = ", ".join(f"&{a.local}" for a in held)
     return (
         f"void* ntc_args[] = {{{pointers}}};\n"

@@ -82,7 +82,6 @@ def launch_function(artifact: Artifact, parameters: list[Parameter], call: str) 
     `call` is the form's statements that run the kernel on the locals (`arguments(...)`) and
     `ntc_grid` programs, returning 0 or an error code."""
     name = artifact.kernel_name
-    params = c_parameters(parameters)
     held = arguments(artifact, parameters)
     locals_ = {a.name: a.local for a in held}
     grid = _c_expression(artifact.grid, artifact, locals_)
@@ -107,17 +106,26 @@ def launch_function(artifact: Artifact, parameters: list[Parameter], call: str) 
     )
     body.append("  if (ntc_grid == 0) return 0;  // nothing to run")
     body += [f"  {line}" for line in call.strip().splitlines()]
-    signature = ", ".join(["NineToothedStream stream"] + [f"NineToothedTensor {p}" for p in params])
     return (
         f'extern "C" const char* launch_{name}_error(void) {{ return ntc_message; }}\n\n'
-        f'extern "C" NineToothedResult launch_{name}({signature}) {{\n' + "\n".join(body) + "\n}\n"
+        f'extern "C" {signature(name, parameters)} {{\n' + "\n".join(body) + "\n}\n"
     )
+
+
+def signature(kernel_name: str, parameters: list[Parameter]) -> str:
+    """`NineToothedResult launch_<kernel>(NineToothedStream stream, NineToothedTensor ...)`."""
+    params = ["NineToothedStream stream"]
+    params += [f"NineToothedTensor {p}" for p in c_parameters(parameters)]
+    return f"NineToothedResult launch_{kernel_name}({', '.join(params)})"
 
 
 def header(kernel_name: str, parameters: list[Parameter]) -> str:
     """`<kernel>.h`: the launch function's and the error function's declarations."""
-    params = ", ".join(f"NineToothedTensor {p}" for p in c_parameters(parameters))
-    signature = f"NineToothedResult launch_{kernel_name}(NineToothedStream stream, {params})"
+    return declarations(kernel_name, signature(kernel_name, parameters))
+
+
+def declarations(kernel_name: str, signature: str) -> str:
+    """A header declaring the launch function `signature` and `launch_<kernel>_error`."""
     guard = f"NINETOOTHED_{kernel_name.upper()}_H"
     return (
         f"#ifndef {guard}\n#define {guard}\n\n"

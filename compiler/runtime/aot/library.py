@@ -16,17 +16,8 @@ import torch
 from compiler.errors import CompileError
 from compiler.runtime.aot.launch import NO_DRIVER, REFUSED
 from compiler.runtime.bindings import TORCH_DTYPES, LaunchError
+from compiler.runtime.cuda_launcher import scalar_cell
 
-# IR dtype -> the ctypes type a scalar parameter's data points at (launch.PASSED_TYPES in C);
-# halves are passed as their 16 bits.
-_PASSED = {
-    "i1": ctypes.c_bool,
-    **{f"i{n}": getattr(ctypes, f"c_int{n}") for n in (8, 16, 32, 64)},
-    **{f"u{n}": getattr(ctypes, f"c_uint{n}") for n in (8, 16, 32, 64)},
-    "f32": ctypes.c_double,
-    "f64": ctypes.c_double,
-}
-_HALVES = {"f16": torch.float16, "bf16": torch.bfloat16}
 _MISSING = object()  # a constexpr parameter not passed
 
 
@@ -165,10 +156,8 @@ class AotKernel:
             kept += [shape, strides, value]
             return NineToothedTensor(value.data_ptr(), shape, strides)
         number = value.item() if isinstance(value, torch.Tensor) else value
-        if dtype in _HALVES:  # the 16 bits of the half-precision value
-            bits = torch.tensor(number, dtype=_HALVES[dtype]).view(torch.int16).item()
-            cell = ctypes.c_uint16(bits & 0xFFFF)
-        else:
-            cell = _PASSED[dtype](number)
+        # What `data` points at (launch.PASSED_TYPES): the scalar as a kernel takes it, but a
+        # float32 as a double (NineToothed's convention).
+        cell = (ctypes.c_double if dtype == "f32" else scalar_cell(dtype))(number)
         kept.append(cell)
         return NineToothedTensor(ctypes.addressof(cell), None, None)

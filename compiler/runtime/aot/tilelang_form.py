@@ -22,10 +22,7 @@ _INCLUDE = re.compile(r'^#include\s+[<"](?P<path>[^>"]+)[>"].*$', re.MULTILINE)
 def source(artifact: Artifact) -> str:
     import tilelang
 
-    from compiler.runtime.tilelang_launcher import compiled
-
-    text = compiled(artifact).get_kernel_source()
-    return _inlined(text, Path(tilelang.env.TILELANG_TEMPLATE_PATH), set())
+    return _inlined(_generated(artifact), Path(tilelang.env.TILELANG_TEMPLATE_PATH), set())
 
 
 def call(artifact: Artifact, held: list[Argument]) -> str:
@@ -55,7 +52,7 @@ def command(artifact: Artifact) -> list[str]:
 
 def _parameters(artifact: Artifact) -> list[tuple[str, str]]:
     """(C type, name) of each parameter of the generated function, in its order."""
-    text = source(artifact)
+    text = _generated(artifact)
     match = re.search(rf"\b{re.escape(artifact.kernel_name)}_kernel\(([^)]*)\)\s*\{{", text)
     if match is None:
         raise CompileError(
@@ -64,6 +61,13 @@ def _parameters(artifact: Artifact) -> list[tuple[str, str]]:
         )
     pairs = [p.strip().rsplit(None, 1) for p in match.group(1).split(",") if p.strip()]
     return [(ctype, name) for ctype, name in pairs]
+
+
+def _generated(artifact: Artifact) -> str:
+    """The C TileLang generates for the kernel (built once per process)."""
+    from compiler.runtime.tilelang_launcher import compiled
+
+    return compiled(artifact).get_kernel_source()
 
 
 def _inlined(text: str, root: Path, seen: set[Path]) -> str:

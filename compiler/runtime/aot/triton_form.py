@@ -18,7 +18,7 @@ from compiler.backends.artifact import Artifact
 from compiler.errors import CompileError
 from compiler.runtime.aot.launch import C_DIR, NO_DRIVER, Argument
 from compiler.runtime.cuda_build import library_command
-from compiler.runtime.cuda_launcher import THREADS_PER_BLOCK
+from compiler.runtime.cuda_launcher import threads_per_block
 
 SUFFIX = ".cpp"
 DEVICES = ("cuda",)
@@ -49,7 +49,7 @@ def source(artifact: Artifact) -> str:
 
 
 def call(artifact: Artifact, held: list[Argument]) -> str:
-    threads = artifact.num_warps * 32 if artifact.num_warps else THREADS_PER_BLOCK
+    threads = threads_per_block(artifact)
     shared = _compiled(artifact)["shared"]
     pointers = ", ".join([f"&{a.local}" for a in held] + ["&ntc_scratch", "&ntc_profile"])
     return (

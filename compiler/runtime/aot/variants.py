@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.errors import CompileError
-from compiler.runtime.aot.launch import REFUSED, Parameter, c_parameters
+from compiler.runtime.aot.launch import REFUSED, Parameter, c_parameters, declarations
 from compiler.runtime.aot.library import (
     AotKernel,
     NineToothedTensor,
@@ -105,14 +105,7 @@ def write_dispatcher(
         f"{', '.join(key_names) or '0'});\n"
         f"  return {REFUSED};\n}}\n"
     )
-    guard = f"NINETOOTHED_{kernel_name.upper()}_H"
-    declared = (
-        f'#ifndef {guard}\n#define {guard}\n\n#include "ninetoothed.h"\n\n'
-        '#ifdef __cplusplus\nextern "C" {\n#endif\n\n'
-        f"{signature};\nconst char* launch_{kernel_name}_error(void);\n\n"
-        "#ifdef __cplusplus\n}\n#endif\n\n#endif\n"
-    )
-    (output_dir / f"{kernel_name}.h").write_text(declared)
+    (output_dir / f"{kernel_name}.h").write_text(declarations(kernel_name, signature))
     dispatcher = output_dir / f"{kernel_name}.cpp"
     dispatcher.write_text(source)
     manifest = {"kernel": kernel_name, "caller": caller, "configs": key_names}
