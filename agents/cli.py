@@ -6,6 +6,9 @@
   replay PATH [--at-head]      replay a transcript (tools and gates run for real)
   resume RUN_ID [--answer A]   go on from a run's last checkpoint (A answers an approval)
   tasks                        list the tasks
+  gates --task NAME [--param K=V ...] [--patch FILE]
+                               the task's gates on a change (the patch), no model: each gate's
+                               verdict and seconds (how a task's `typical` times are measured)
   render PATH                  write a transcript's Markdown again
   eval [--skill S] [--model M] [--repeat N] [--workers K | --ray ADDRESS] ...
                                skill evals, each run with and without its skill and graded;
@@ -23,6 +26,7 @@ import sys
 from pathlib import Path
 
 from agents.errors import AgentError, ReplayMismatch
+from agents.gate_check import check_gates
 from agents.render import render_transcript
 from agents.run import (
     PROJECT_ROOT,
@@ -107,6 +111,16 @@ def _tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gates(args: argparse.Namespace) -> int:
+    params = dict(_pair(p) for p in args.param)
+    home = Path(args.home) if args.home else default_home()
+    folder = home / new_run_id(f"gates-{Path(args.task).stem}")
+    patch = Path(args.patch) if args.patch else None
+    timed = check_gates(args.task, params, Path(args.repo), args.commit, patch, folder)
+    print(f"sandbox and reports in {folder}")
+    return 0 if all(result.passed for result, _ in timed) else 1
+
+
 def _eval(args: argparse.Namespace) -> int:
     return run_sweep(args, _budget(args))
 
@@ -181,6 +195,14 @@ def _parser() -> argparse.ArgumentParser:
     go_on.add_argument("--home")
     go_on.set_defaults(command=_resume)
     commands.add_parser("tasks", help="list the tasks").set_defaults(command=_tasks)
+    gates = commands.add_parser("gates", help="a task's gates on a change, without a model")
+    gates.add_argument("--task", required=True, help="a name in agents/tasks/ or a YAML file")
+    gates.add_argument("--param", action="append", default=[], help="NAME=VALUE, e.g. OP=x.y")
+    gates.add_argument("--patch", help="a diff to apply first (git apply); none: the tree as is")
+    gates.add_argument("--repo", default=str(PROJECT_ROOT), help="the checkout to clone")
+    gates.add_argument("--commit", default="HEAD", help="the commit to start from")
+    gates.add_argument("--home", help="the runs folder (default $NTC_AGENT_HOME)")
+    gates.set_defaults(command=_gates)
     render = commands.add_parser("render", help="render a transcript as Markdown")
     render.add_argument("transcript")
     render.set_defaults(command=_render)

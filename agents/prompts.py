@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agents.gates import GateResult, feedback
+from agents.gates.describe import describe
 from agents.skills import Skill, catalog
 from agents.tasks import Task
 
@@ -16,8 +17,11 @@ code. The lowering audit rejects those shapes.
 Work in small steps: read before you write, keep files small with one concept each, and follow
 the code's style (ruff formats it; line length 100). run(command) runs a project command in the
 sandbox (ntc, the skills' scripts, pytest on paths; its description lists them): look at what
-your change emits and run its tests. The task's gates, in order: {gates}. They run when you call
-run_checks() or finish(summary) and report findings as path:line: CODE message.
+your change emits and run its tests. The task's gates, in order, with what each runs and how long
+a round of it takes on this 2-core machine:
+{gates}
+They run when you call run_checks() or finish(summary) and report findings as path:line: CODE
+message.
 Fix the code until they pass; never suppress a finding, never edit the audits, the tests or the
 baseline (those writes are refused).{new_files}
 
@@ -60,7 +64,7 @@ lets you create (not change) files at: {globs}. The gates run them."""
 
 
 def system_prompt(task: Task, skills: dict[str, Skill]) -> str:
-    gates = ", ".join(gate.name for gate in task.gates) or "none"
+    gates = "\n".join(f"- {describe(gate)}" for gate in task.gates) or "- none"
     new_files = NEW_FILES.format(globs=", ".join(task.writable)) if task.writable else ""
     return SYSTEM.format(gates=gates, catalog=catalog(skills), new_files=new_files)
 

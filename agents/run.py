@@ -106,7 +106,7 @@ def start(spec: RunSpec, api_key: str | None = None, say: Callable[[str], None] 
         sandbox = Sandbox.create(
             repo, spec.folder / "sandbox", spec.commit, task.allow_edits, task.writable
         )
-        sandbox = _prepare(sandbox, task)
+        sandbox = prepare_sandbox(sandbox, task)
         (spec.folder / RUN_FILE).write_text(json.dumps(asdict(spec), indent=1) + "\n")
         rt = _runtime(spec, task, sandbox, api_key, say, events=None)
         return _drive(rt, spec, {"messages": []})
@@ -256,7 +256,7 @@ def _runtime(spec: RunSpec, task: Task, sandbox: Sandbox, api_key, say, events) 
         ),
         transcript=transcript,
         budget=budget,
-        gate_context=GateContext(sandbox, sys.executable, _gate_env(folder, sandbox), scratch),
+        gate_context=GateContext(sandbox, sys.executable, gate_env(folder, sandbox), scratch),
         approve=spec.approve,
         out=Path(spec.out),
         header=header,
@@ -303,7 +303,7 @@ def _config(spec: RunSpec) -> dict:
     return {"configurable": {"thread_id": spec.run_id}, "recursion_limit": RECURSION_LIMIT}
 
 
-def _prepare(sandbox: Sandbox, task: Task) -> Sandbox:
+def prepare_sandbox(sandbox: Sandbox, task: Task) -> Sandbox:
     """Take out the earlier runs (unless the task keeps them), copy the task's setup files in,
     take out the skills it withholds, and commit: the run's diff starts after all that."""
     removed = [] if task.keep_earlier_runs else sandbox.remove(EARLIER_RUNS)
@@ -329,7 +329,7 @@ def _task_source(task: Task) -> str:
     return task.name if task.source.parent == TASKS_DIR else str(task.source)
 
 
-def _gate_env(folder: Path, sandbox: Sandbox) -> dict[str, str]:
+def gate_env(folder: Path, sandbox: Sandbox) -> dict[str, str]:
     """The environment of the gates and the `run` tool: no secrets; the sandbox first on the
     import path; the checkout's TVM interpreter, since a sandbox has no `.venv-tvm`."""
     env = {k: v for k, v in os.environ.items() if not SECRET_NAME.search(k)}

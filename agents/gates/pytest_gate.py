@@ -6,7 +6,8 @@ Each test's start and end go to a progress file as they happen
 (`pytest_plugin/ntc_agent_progress.py`), so that a run stopped by its time limit names the test
 that was running and the slowest finished ones. `added` runs the Python test files the model
 created at the task's `writable` globs too; with none and no `args`, the gate has nothing to judge
-and passes, saying so."""
+and passes, saying so. `affected` runs, of the tests under `args`, only those the change touches
+(`affected.py`); when it touches none of them, the gate passes, saying so."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from agents.gates import affected as affected_tests
 from agents.gates.base import (
     Finding,
     GateContext,
@@ -49,18 +51,30 @@ def run(spec: GateSpec, ctx: GateContext) -> GateResult:
     argv = [ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"]
     argv += ["-o", "junit_family=xunit1", f"--junitxml={report}", *spec.args, *added]
     argv += ["-p", PROGRESS_PLUGIN, f"--progress-file={progress}"]
-    if spec.select:
-        argv += ["-p", PLUGIN, *(f"--select-id={pattern}" for pattern in spec.select)]
+    selection = None
+    if spec.affected:
+        selection = affected_tests.select(
+            ctx.sandbox.root, spec.args, ctx.sandbox.changed_files(), spec.mentions
+        )
+        if not selection.whole_files and not selection.ids:
+            return GateResult(spec.name, spec.kind, True, ran=f"no test to run: {selection.why()}")
+        argv += [f"--keep-file={name}" for name in selection.whole_files]
+    patterns = [*spec.select, *(selection.ids if selection else ())]
+    if patterns or selection:
+        argv += ["-p", PLUGIN, *(f"--select-id={pattern}" for pattern in patterns)]
     path = os.pathsep.join([ctx.env["PYTHONPATH"], str(PLUGIN_DIR)])
     ctx = dataclasses.replace(ctx, env={**ctx.env, "PYTHONPATH": path})
     done = run_command(spec, ctx, argv)
     if done.returncode is None:
         return stopped(spec, argv, done, progress)
+    if done.returncode == NO_TESTS and selection:
+        ran = f"no test ran: {selection.why()}"
+        return GateResult(spec.name, spec.kind, True, command=argv, seconds=done.seconds, ran=ran)
     if done.returncode == NO_TESTS:
-        selection = " ".join(spec.args)
+        asked = " ".join(spec.args)
         if spec.select:
-            selection += f"` with parametrize ids `{' '.join(spec.select)}"
-        finding = Finding(".", 0, "TEST", f"the selection `{selection}` ran no test")
+            asked += f"` with parametrize ids `{' '.join(spec.select)}"
+        finding = Finding(".", 0, "TEST", f"the selection `{asked}` ran no test")
         return GateResult(spec.name, spec.kind, False, [finding], argv, done.seconds, tail(done))
     if not report.is_file():
         return broken(spec, argv, done, f"exited {done.returncode} without a report")

@@ -23,7 +23,7 @@ from pathlib import Path
 import yaml
 
 from agents.errors import AgentError
-from agents.run import RunSpec, _gate_env, default_home, start
+from agents.run import RunSpec, default_home, gate_env, start
 from agents.sandbox import Sandbox, _git
 from agents.sweep.plan import Unit
 from agents.transcript import FILE_NAME, read_events
@@ -102,7 +102,7 @@ def _grading_commands(unit: Unit, spec: RunSpec, sandbox: Path) -> Commands:
     tree the run left with the withheld skill put back, so both arms are graded alike."""
     if unit.arm == "without":
         _git(sandbox, "checkout", unit.commit, "--", f"skills/{unit.skill}")
-    env = _gate_env(spec.folder, Sandbox.open(sandbox, ()))
+    env = gate_env(spec.folder, Sandbox.open(sandbox, ()))
     where = str(Path(sys.executable).parent)
     table = {key: command.replace("{bin}", where) for key, command in unit.commands.items()}
     return Commands(table, env, GRADE_TIMEOUT)

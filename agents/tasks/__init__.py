@@ -12,8 +12,13 @@ runs them); `setup` (files planted into the sandbox before the run: `{path, from
 relative to the task file); `withhold` (skill names taken out of the sandbox and the catalog, to
 measure what a skill is worth); `keep_earlier_runs` (true: leave `transcripts/` and other
 recorded runs in the sandbox); `gates` (in order: `{kind, name?, args?, select?, script?,
-timeout?, added?}`, kinds in `agents/gates/`; `added: true` makes a pytest gate run the test
-files the model added too); `success` (criteria checked after the gates: `files_exist`,
+timeout?, added?, affected?, mentions?, about?, typical?}`, kinds in `agents/gates/`; `added:
+true` makes a pytest gate run the test files the model added too; `affected: true` runs only the
+tests under its `args` that the change touches, `mentions` naming what the task adds
+(`agents/gates/affected.py`); `about` says what a gate runs where its kind cannot say it well
+(`agents.gates.describe`); `typical`: the seconds a round of the gate takes on a 2-core machine
+for a change like the task's, as `python -m agents gates` measured it; the prompt lists both);
+`success` (criteria checked after the gates: `files_exist`,
 `diff_forbids`, `diff_touches`); `budget` (see `agents.budget.Budget`).
 """
 
@@ -30,7 +35,8 @@ from agents.errors import AgentError
 TASKS_DIR = Path(__file__).parent
 KEYS = {"description", "params", "prompt", "skills", "allow_edits", "setup", "gates", "success"}
 KEYS |= {"budget", "withhold", "commands", "keep_earlier_runs", "writable", "adds", "scratch"}
-GATE_KEYS = {"kind", "name", "args", "select", "script", "timeout", "added"}
+GATE_KEYS = {"kind", "name", "args", "select", "script", "timeout", "added", "affected"}
+GATE_KEYS |= {"mentions", "about", "typical"}
 SUCCESS_KEYS = {"files_exist", "diff_forbids", "diff_touches"}
 PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 DEFAULT_GATE_TIMEOUT = 600.0
@@ -45,6 +51,10 @@ class GateSpec:
     script: Path | None = None  # for `script` gates: the check script, shipped with the task
     timeout: float = DEFAULT_GATE_TIMEOUT
     added: bool = False  # for `pytest` gates: also run the test files the run added (`writable`)
+    affected: bool = False  # for `pytest` gates: only the tests the change touches (affected.py)
+    mentions: tuple[str, ...] = ()  # for `affected`: names the task adds, as tests would say them
+    about: str = ""  # what the gate runs, for the prompt, where its kind's own words fall short
+    typical: float | None = None  # seconds per round on a 2-core machine (`python -m agents gates`)
     success: tuple[tuple[str, tuple[str, ...]], ...] = ()  # for the `success` gate
 
 
@@ -175,6 +185,10 @@ def _gate(file: Path, gate: dict) -> GateSpec:
         script=script,
         timeout=float(gate.get("timeout", DEFAULT_GATE_TIMEOUT)),
         added=bool(gate.get("added", False)),
+        affected=bool(gate.get("affected", False)),
+        mentions=tuple(str(m) for m in gate.get("mentions") or ()),
+        about=str(gate.get("about", "")).strip(),
+        typical=float(gate["typical"]) if "typical" in gate else None,
     )
 
 

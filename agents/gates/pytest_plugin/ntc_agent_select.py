@@ -1,7 +1,8 @@
 """The `pytest` gate's selection (`-p ntc_agent_select --select-id PATTERN ...`): only the tests
 with a parametrize id that matches a pattern as a whole (fnmatch: `c` is `c`, never `cuda`) run.
 An id of several parameters (`c-matmul`) matches when one of its parts does. A test without
-parameters is never selected; markers are pytest's own `-m`.
+parameters is never selected, unless its file is kept whole (`--keep-file PATH`, relative to the
+root: the `affected` selection's files, `agents/gates/affected.py`); markers are pytest's own `-m`.
 
 Loaded from this folder, which the gate puts on the import path after the sandbox: the workflow's
 own copy, whatever the sandbox's commit holds.
@@ -20,17 +21,28 @@ def pytest_addoption(parser) -> None:
         metavar="PATTERN",
         help="keep the tests with a parametrize id (or a part of one) matching PATTERN",
     )
+    parser.addoption(
+        "--keep-file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="keep every test of the file PATH (relative to the root), whatever its ids",
+    )
 
 
 def pytest_collection_modifyitems(config, items: list) -> None:
-    patterns = config.getoption("select_id")
-    if not patterns:
+    patterns, files = config.getoption("select_id"), set(config.getoption("keep_file"))
+    if not patterns and not files:
         return
-    kept = [item for item in items if _selected(item, patterns)]
-    dropped = [item for item in items if not _selected(item, patterns)]
+    kept = [item for item in items if _kept(item, patterns, files)]
+    dropped = [item for item in items if not _kept(item, patterns, files)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+def _kept(item, patterns: list[str], files: set[str]) -> bool:
+    return item.nodeid.split("::")[0] in files or _selected(item, patterns)
 
 
 def _selected(item, patterns: list[str]) -> bool:
