@@ -35,11 +35,12 @@ def _what(gate: GateSpec) -> str:
 
 def _pytest(gate: GateSpec, paths: str) -> str:
     if gate.affected:
-        named = f", name {' or '.join(gate.mentions)}" if gate.mentions else ""
+        named = f"name {' or '.join(gate.mentions)} or " if gate.mentions else ""
         return (
-            f"pytest on the tests under {paths} that your change touches: the files that import a "
-            f"module you change{named} or sit beside a data file you add, and the tests "
-            "parametrized with a changed module's name"
+            f"pytest on the tests under {paths} that your change touches: the tests that use a "
+            f"module you change (directly or through their file's helpers and fixtures), the "
+            f"files that {named}read a data file you add beside them, and the tests parametrized "
+            "with a changed module's name"
         )
     if gate.added:
         return "pytest on the test files you add" + (f", and {paths}" if paths else "")
@@ -63,6 +64,8 @@ def _selection(args: tuple[str, ...]) -> str:
 def _time(gate: GateSpec) -> str:
     if gate.kind == "success":
         return "instant"
+    if gate.added and gate.typical is None:
+        return "as long as the tests you add take"
     if gate.typical is None:
         return "time not measured"
     if gate.typical < 60:

@@ -56,9 +56,10 @@ def run(spec: GateSpec, ctx: GateContext) -> GateResult:
         selection = affected_tests.select(
             ctx.sandbox.root, spec.args, ctx.sandbox.changed_files(), spec.mentions
         )
-        if not selection.whole_files and not selection.ids:
+        if not (selection.whole_files or selection.tests or selection.ids):
             return GateResult(spec.name, spec.kind, True, ran=f"no test to run: {selection.why()}")
         argv += [f"--keep-file={name}" for name in selection.whole_files]
+        argv += [f"--keep-test={name}" for name in selection.tests]
     patterns = [*spec.select, *(selection.ids if selection else ())]
     if patterns or selection:
         argv += ["-p", PLUGIN, *(f"--select-id={pattern}" for pattern in patterns)]

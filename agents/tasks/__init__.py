@@ -17,7 +17,8 @@ true` makes a pytest gate run the test files the model added too; `affected: tru
 tests under its `args` that the change touches, `mentions` naming what the task adds
 (`agents/gates/affected.py`); `about` says what a gate runs where its kind cannot say it well
 (`agents.gates.describe`); `typical`: the seconds a round of the gate takes on a 2-core machine
-for a change like the task's, as `python -m agents gates` measured it; the prompt lists both);
+for a change like the task's, as `python -m agents gates` measured it (a gate that runs only the
+tests the model adds has none); the prompt lists both);
 `success` (criteria checked after the gates: `files_exist`,
 `diff_forbids`, `diff_touches`); `budget` (see `agents.budget.Budget`).
 """

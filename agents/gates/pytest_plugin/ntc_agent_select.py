@@ -2,7 +2,8 @@
 with a parametrize id that matches a pattern as a whole (fnmatch: `c` is `c`, never `cuda`) run.
 An id of several parameters (`c-matmul`) matches when one of its parts does. A test without
 parameters is never selected, unless its file is kept whole (`--keep-file PATH`, relative to the
-root: the `affected` selection's files, `agents/gates/affected.py`); markers are pytest's own `-m`.
+root) or the test itself (`--keep-test PATH::FUNCTION`, every parametrization and class of it):
+the `affected` selection's, `agents/gates/affected.py`. Markers are pytest's own `-m`.
 
 Loaded from this folder, which the gate puts on the import path after the sandbox: the workflow's
 own copy, whatever the sandbox's commit holds.
@@ -28,10 +29,18 @@ def pytest_addoption(parser) -> None:
         metavar="PATH",
         help="keep every test of the file PATH (relative to the root), whatever its ids",
     )
+    parser.addoption(
+        "--keep-test",
+        action="append",
+        default=[],
+        metavar="PATH::FUNCTION",
+        help="keep the test FUNCTION of PATH, every parametrization of it",
+    )
 
 
 def pytest_collection_modifyitems(config, items: list) -> None:
-    patterns, files = config.getoption("select_id"), set(config.getoption("keep_file"))
+    patterns = config.getoption("select_id")
+    files = set(config.getoption("keep_file")) | set(config.getoption("keep_test"))
     if not patterns and not files:
         return
     kept = [item for item in items if _kept(item, patterns, files)]
@@ -41,8 +50,11 @@ def pytest_collection_modifyitems(config, items: list) -> None:
         items[:] = kept
 
 
-def _kept(item, patterns: list[str], files: set[str]) -> bool:
-    return item.nodeid.split("::")[0] in files or _selected(item, patterns)
+def _kept(item, patterns: list[str], kept: set[str]) -> bool:
+    """`kept`: files, and `file::function` of single tests."""
+    path = item.nodeid.split("::")[0]
+    function = f"{path}::{getattr(item, 'originalname', item.name)}"
+    return path in kept or function in kept or _selected(item, patterns)
 
 
 def _selected(item, patterns: list[str]) -> bool:
