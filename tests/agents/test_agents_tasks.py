@@ -4,10 +4,12 @@ import re
 
 import pytest
 
+from agents.commands import allowlist, checked
 from agents.errors import AgentError
 from agents.gates import check_kinds
-from agents.prompts import system_prompt
+from agents.prompts import system_prompt, task_prompt
 from agents.run import PROJECT_ROOT
+from agents.sandbox import Sandbox
 from agents.skills import load_skills
 from agents.tasks import load_task, task_names
 
@@ -91,3 +93,16 @@ def test_the_new_test_rows_name_what_tasks_add():
     kinds = {kind for skill in skills.values() for kind in new_test_paths(skill)}
     assert kinds == {"op", "pass", "kernel"}
     assert {load_task(name).adds for name in task_names()} >= kinds
+
+
+PROMPT_COMMAND = re.compile(r"`((?:python|ntc|pytest|make) [^`]+)`")
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_every_command_a_task_prompt_names_is_one_its_run_tool_allows(name, tmp_path):
+    """A prompt that says `python -m X` runs something must not have it refused."""
+    task = load_task(name)
+    sandbox = Sandbox.create(PROJECT_ROOT, tmp_path / "sandbox", "HEAD", allow=())
+    allowed = allowlist(task.commands, sandbox.root, task.scratch)
+    for command in PROMPT_COMMAND.findall(f"{task.prompt}\n{task_prompt(task)}"):
+        assert checked(command.replace("NAME", "proof"), allowed, sandbox), command
