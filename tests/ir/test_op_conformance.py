@@ -37,9 +37,13 @@ def test_every_elementwise_op_is_testable_from_its_registry_entry():
 @pytest.mark.parametrize("backend", sorted(TARGETS))
 @pytest.mark.parametrize("op", testable_ops())
 def test_every_backend_matches_the_interpreter(op, backend):
-    found = {(str(m.form), m.backend) for m in conform(op, [backend])}
+    """A failure names each new mismatch: the op's form, the backend, the first element that
+    differs (got, want, operands), as `conform` words it."""
+    mismatches = conform(op, [backend])
     expected = {k for k in KNOWN if k[0].startswith(op + "(") and k[1] == backend}
-    assert found == expected
+    new = [str(m) for m in mismatches if (str(m.form), m.backend) not in expected]
+    assert not new, "\n".join(new)
+    assert {(str(m.form), m.backend) for m in mismatches} == expected  # a known one went away
 
 
 def test_a_wrong_spelling_is_named_with_its_op_backend_and_element(monkeypatch):
