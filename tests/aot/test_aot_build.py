@@ -37,6 +37,18 @@ def premake(nt, size=None, dtype=None, block_size=64):
     return functools.partial(arrangement, block_size=block_size), application, tensors
 
 
+def built(nt, configs, caller, kernel_name, folder, **options):
+    """NineToothed's `build` of this file's `premake` over `configs`."""
+    return nt.build(
+        functools.partial(premake, nt),
+        configs,
+        caller=caller,
+        kernel_name=kernel_name,
+        output_dir=folder,
+        **options,
+    )
+
+
 def nan_like(tensor):
     return torch.full_like(tensor, float("nan"))
 
@@ -51,14 +63,7 @@ def test_tuned_build_runs_the_variant_for_the_size_and_dtype(backend, tmp_path):
         ((), {"size": 1127, "dtype": nt.float32, "block_size": 64}, {"num_warps": 8}),
         ((), {"size": 1127, "dtype": nt.float64, "block_size": 64}, {}),
     ]
-    kernel = nt.build(
-        functools.partial(premake, nt),
-        configs,
-        meta_parameters=("block_size",),
-        caller="cpu",
-        kernel_name="add",
-        output_dir=tmp_path,
-    )
+    kernel = built(nt, configs, "cpu", "add", tmp_path, meta_parameters=("block_size",))
     for size, dtype in ((3000, torch.float32), (1127, torch.float32), (1127, torch.float64)):
         input, other = torch.randn(size, dtype=dtype), torch.randn(size, dtype=dtype)
         alpha, output = torch.randn((), dtype=torch.float64), nan_like(input)
@@ -81,13 +86,7 @@ def test_untuned_build_takes_every_configuration_value(tmp_path):
         ((), {"dtype": nt.float32, "block_size": 64}, {}),
         ((), {"dtype": nt.float32, "block_size": 256}, {"num_warps": 2}),
     ]
-    kernel = nt.build(
-        functools.partial(premake, nt),
-        configs,
-        caller="cpu",
-        kernel_name="add_any",
-        output_dir=tmp_path,
-    )
+    kernel = built(nt, configs, "cpu", "add_any", tmp_path)
     for block_size, warps in ((64, None), (256, 2)):
         input, other = torch.randn(999), torch.randn(999)
         output = nan_like(input)
@@ -124,13 +123,7 @@ def test_builds_for_a_gpu_here(backend, tmp_path):
         ((), {"dtype": nt.float16, "block_size": 64}, {}),
         ((), {"dtype": nt.float32, "block_size": 128}, {}),
     ]
-    kernel = nt.build(
-        functools.partial(premake, nt),
-        configs,
-        caller="cuda",
-        kernel_name="add_gpu",
-        output_dir=tmp_path,
-    )
+    kernel = built(nt, configs, "cuda", "add_gpu", tmp_path)
     assert (tmp_path / "add_gpu.so").is_file()
     x = torch.zeros(8)
     with pytest.raises(LaunchError, match="is on cpu; the kernel runs on cuda"):
