@@ -61,7 +61,7 @@ def run(spec: GateSpec, ctx: GateContext) -> GateResult:
         argv += [f"--keep-file={name}" for name in selection.whole_files]
         argv += [f"--keep-test={name}" for name in selection.tests]
     patterns = [*spec.select, *(selection.ids if selection else ())]
-    if patterns or selection:
+    if patterns or spec.affected:  # an affected gate keeps its files and tests through the plugin
         argv += ["-p", PLUGIN, *(f"--select-id={pattern}" for pattern in patterns)]
     path = os.pathsep.join([ctx.env["PYTHONPATH"], str(PLUGIN_DIR)])
     ctx = dataclasses.replace(ctx, env={**ctx.env, "PYTHONPATH": path})
