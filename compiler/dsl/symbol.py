@@ -52,7 +52,12 @@ class Expr:
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        # An expression is immutable, so its hash and its spelling are computed once: sorting a
+        # sum's terms by their spelling and keying dicts by them would redo whole subtrees.
+        memo = self.__dict__
+        if "_hash" not in memo:
+            memo["_hash"] = hash(self._key())
+        return memo["_hash"]
 
     def __add__(self, other: Expr | int) -> Expr:
         return _binary("add", self, other)
@@ -102,6 +107,12 @@ class Expr:
         return _PRECEDENCE[self.op]
 
     def __str__(self) -> str:
+        memo = self.__dict__
+        if "_text" not in memo:
+            memo["_text"] = self._spell()
+        return memo["_text"]
+
+    def _spell(self) -> str:
         if self.op == "neg":
             return f"-{_parenthesize(self.args[0], self._precedence() - 1)}"
         left, right = self.args

@@ -72,7 +72,7 @@ def build_kernel(
             args.append(sizes[parameter])
     body = Block()
     kernel = Kernel(name, args, body)
-    arith = Arith(Builder(body))
+    arith = Arith(Builder(body, numbered=True))
     domain = IndexDomain(arith, body, sizes, constexprs)
     ctx = KernelContext(arith, domain, Accessor(domain, constexprs), constexprs)
     env = {n: TensorRef(p) if isinstance(p, Param) else p for n, p in params.items()}

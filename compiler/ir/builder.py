@@ -1,4 +1,11 @@
-"""Creates ops at an insertion point, inferring result types from the registry."""
+"""Creates ops at an insertion point, inferring result types from the registry.
+
+A numbered builder (`Builder(block, numbered=True)`, the front end's) gives back the op that a
+pure op appended to a block repeats, one made earlier in that same block, instead of a copy:
+value numbering as the IR is built, so every later walk (printing, verifying, the first
+`ssa.canonicalize`) meets each index expression once. Earlier ops of the block dominate the ops
+appended after them, so the reuse needs no dominance analysis.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +13,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from compiler.ir.core import Block, Operation, Region, Value
+from compiler.ir.numbering import value_key
 from compiler.ir.registry import OPS, lookup
 from compiler.ir.types import Dim, ScalarType, TileType, Type, value_type
 
 
 class Builder:
-    def __init__(self, block: Block):
+    def __init__(self, block: Block, *, numbered: bool = False):
         self.block = block
         self.index: int | None = None  # None: append at the end of the block
+        # block -> the pure ops appended to it, by `value_key`; None: not numbered
+        self.numbers: dict[Block, dict[tuple, Operation]] | None = {} if numbered else None
 
     @contextmanager
     def at_end_of(self, block: Block) -> Iterator[Builder]:
@@ -43,8 +53,16 @@ class Builder:
         definition = OPS.get(name) or lookup(name)  # lookup: the error for an unknown op
         if result_types is None:
             result_types = definition.infer([v.type for v in operands], attrs or {})
-        # Operation keeps its own copies of the operand list and the attribute dict
-        return self.insert(Operation(name, operands, result_types, attrs, regions))
+        if self.numbers is None or self.index is not None or regions or definition.effect != "pure":
+            # Operation keeps its own copies of the operand list and the attribute dict
+            return self.insert(Operation(name, operands, result_types, attrs, regions))
+        numbers = self.numbers.setdefault(self.block, {})
+        key = value_key(name, operands, attrs, result_types)
+        earlier = numbers.get(key)
+        if earlier is not None and earlier.parent is self.block:
+            return earlier
+        numbers[key] = op = self.insert(Operation(name, operands, result_types, attrs))
+        return op
 
     def value(self, op_name: str, *operands: Value, **attrs: object) -> Value:
         """Create a single-result op and return its result."""

@@ -57,10 +57,6 @@ class Operation:
             raise ValueError(f"{self.name} has {len(self.results)} results, not one") from None
         return value
 
-    def attr_key(self) -> tuple:
-        """Attributes as a hashable key (CSE, printing)."""
-        return tuple(sorted((k, _freeze(v)) for k, v in self.attrs.items()))
-
     def walk(self) -> Iterator[Operation]:
         """This op, then every op nested in its regions, in program order."""
         yield self
@@ -80,12 +76,6 @@ def _walk_regions(regions: list[Region]) -> Iterator[Operation]:
                 yield op
                 if op.regions:
                     yield from _walk_regions(op.regions)
-
-
-def _freeze(value: object) -> object:
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    return value
 
 
 @dataclass(eq=False)

@@ -1,18 +1,13 @@
 """Common-subexpression elimination over pure ops, scoped by regions.
 
-Two ops are the same when their name, operands (by identity), attributes (by their printed text, so
-`0.0` and `-0.0` differ) and result types are. A value defined outside a region may replace one
+Two ops are the same when `compiler.ir.numbering.value_key` says so. A value defined outside a region may replace one
 inside it; a value defined inside a region is never visible after it.
 """
 
 from __future__ import annotations
 
-import operator
-
-from compiler.ir import Block, Kernel, Operation, Value, lookup
-from compiler.ir.printer import format_attrs
-
-_type = operator.attrgetter("type")
+from compiler.ir import Block, Kernel, Value, lookup
+from compiler.ir.numbering import value_key
 
 
 def cse(kernel: Kernel) -> bool:
@@ -37,7 +32,7 @@ class _Eliminator:
                 changed |= self.block(region.block)
             if op.regions or lookup(op.name).effect != "pure":
                 continue
-            key = _key(op)
+            key = value_key(op.name, op.operands, op.attrs, [r.type for r in op.results])
             earlier = seen.get(key)
             if earlier is not None:
                 replaced.update(zip(op.results, earlier, strict=True))
@@ -51,12 +46,3 @@ class _Eliminator:
         if erased:  # out of the block at once: one by one, each would search the list
             block.ops[:] = [op for op in block.ops if op not in erased]
         return bool(erased) or changed
-
-
-def _key(op: Operation) -> tuple:
-    return (
-        op.name,
-        tuple(op.operands),
-        format_attrs(op.attrs) if op.attrs else "",  # most ops have none
-        tuple(map(_type, op.results)),
-    )
