@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import inspect
 import numbers
+import operator
 
 import torch
 
 from compiler.backends.lowering import lower_unified_ssa_artifact
 from compiler.backends.registry import get_target
-from compiler.dsl.symbol import Symbol
+from compiler.dsl.symbol import Expr, Symbol
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
@@ -121,6 +122,7 @@ class KernelHandle:
     def _split_kwargs(self, kwargs: dict, bound: dict) -> tuple[dict, dict]:
         constexprs, metas = dict(bound), {}
         for key, value in kwargs.items():
+            value = self._integer(key, value)
             if key in self.meta_names:
                 metas[key] = value
             elif key in self.constexpr_names:
@@ -137,6 +139,19 @@ class KernelHandle:
                 f"{self.kernel_name} needs the constexpr keyword argument(s) {', '.join(missing)}"
             )
         return constexprs, metas
+
+    def _integer(self, key: str, value: object) -> int | Expr:
+        """A constexpr or meta keyword's value as an int (a symbol stays one: `compile_declared`
+        keeps sizes symbolic)."""
+        if isinstance(value, Expr):
+            return value
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise CompileError(
+                f"{self.kernel_name}: {key}={value!r} is not an integer; constexpr and meta "
+                f"parameters take ints (e.g. {key}=64)"
+            ) from None
 
     def compile_specs(self, specs: list[ArgSpec], constexprs: dict, metas: dict, tuner=None):
         """`tuner`: times candidate schedules for the meta symbols `metas` leaves open; the

@@ -69,6 +69,37 @@ kernel @out_of_bounds(%x: buffer<index>) attributes {meta = [["BLOCK_SIZE_0", 1,
   mem.store(%x, %r, %r)
 }
 // -----
+// A target whose tiles are powers of two refuses a given value that is not one, naming both
+// neighbours.
+// RUN: ssa.select_schedule{BLOCK_SIZE_0=48}
+// TARGET: power_of_two_tiles=1
+// ERROR: ssa.select_schedule: BLOCK_SIZE_0=48 sizes tiles, and stand-in tiles must be powers of two; give BLOCK_SIZE_0=32 or BLOCK_SIZE_0=64
+kernel @not_a_power(%x: buffer<index>) attributes {meta = [["BLOCK_SIZE_0", 1, 1024]]} {
+  %r = tile.arange() {size = "BLOCK_SIZE_0"} : tile<index[BLOCK_SIZE_0]>
+  mem.store(%x, %r, %r)
+}
+// -----
+// Elsewhere the same value stands.
+// RUN: ssa.select_schedule{BLOCK_SIZE_0=48}
+// CHECK: schedule = [["BLOCK_SIZE_0", 48]]
+// CHECK: tile.arange() {size = 48} : tile<index[48]>
+kernel @not_a_power(%x: buffer<index>) attributes {meta = [["BLOCK_SIZE_0", 1, 1024]]} {
+  %r = tile.arange() {size = "BLOCK_SIZE_0"} : tile<index[BLOCK_SIZE_0]>
+  mem.store(%x, %r, %r)
+}
+// -----
+// A tile past the target's largest is refused, whatever sized it: here a block size times a
+// fixed dim.
+// RUN: ssa.select_schedule{BLOCK_SIZE_0=1024}
+// TARGET: max_tile_elements=4096
+// ERROR: ssa.select_schedule: tile.broadcast makes a tile<index[1024, 8]> of 8192 elements, past the target's 4096 (with BLOCK_SIZE_0=1024); choose smaller block sizes or tiles
+kernel @too_large(%x: buffer<index>) attributes {meta = [["BLOCK_SIZE_0", 1, 1024]]} {
+  %r = tile.arange() {size = "BLOCK_SIZE_0"} : tile<index[BLOCK_SIZE_0]>
+  %a = tile.expand_dims(%r) {axis = 1} : tile<index[BLOCK_SIZE_0, 1]>
+  %b = tile.broadcast(%a) {shape = ["BLOCK_SIZE_0", 8]} : tile<index[BLOCK_SIZE_0, 8]>
+  mem.store(%x, %b, %b)
+}
+// -----
 // A value for a symbol the kernel does not have is an error that lists the kernel's symbols.
 // RUN: ssa.select_schedule{BLOCK_SIZE_7=16}
 // ERROR: BLOCK_SIZE_7 is not a meta symbol of @unknown; meta symbols: BLOCK_SIZE_0

@@ -4,8 +4,11 @@ Values the caller gives (pass options, then `ctx.options`) win; the others follo
 `largest`: the largest power of two in [lower bound, min(upper bound, cap)] (the smallest power of
 two >= lower bound when that range has none); `smallest`: the smallest power of two >= lower bound.
 A dim of a `linalg.dot` operand the target accepts natively is raised to the target's `dot_min`
-capability. The binding goes to `kernel.attrs["schedule"]` with a `schedule_reason`, the names
-given in `schedule_given` (a launch may raise the others: compiler/runtime/coverage.py).
+capability. A target whose tiles must be powers of two (`power_of_two_tiles`: Triton's
+`tl.arange`) refuses a given value that is not one, and a tile past the target's
+`max_tile_elements` is refused whatever sized it. The binding goes to `kernel.attrs["schedule"]`
+with a `schedule_reason`, the names given in `schedule_given` (a launch may raise the others:
+compiler/runtime/coverage.py).
 
 Measured autotuning: when the caller lends a `Tuner` (`PassContext.tuner`; a kernel handle does on
 a GPU), the symbols nobody gave are tuned instead: candidates are the caller's configurations
@@ -75,7 +78,9 @@ class SelectSchedule(Pass):
             if given:
                 kernel.attrs["schedule_given"] = given
             ctx.remark(f"schedule {kernel.attrs['schedule_reason']}")
-        _substitute(kernel, schedule, set(kernel.attrs.get("constexpr_params") or ()))
+        parameters = set(kernel.attrs.get("constexpr_params") or ())
+        most = ctx.target.capability("max_tile_elements") if ctx.target else None
+        _substitute(kernel, schedule, parameters, most)
         return before != {k: kernel.attrs.get(k) for k in before}
 
     def _choose(
@@ -124,11 +129,22 @@ class SelectSchedule(Pass):
                 value, why = int(given[name]), "given"
                 if value < low or (high is not None and value > high):
                     raise PassError(f"{self.name}: {name}={value} is outside [{low}, {high}]")
+                self._check_power_of_two(ctx, name, value)
             else:
                 value, why = self._rule(low, high, dot_min.get(name, 1), cap)
             schedule[name] = value
             reasons.append(f"{name}={value} ({why})")
         return schedule, reasons, {n: meta[n] for n in meta if n not in given}
+
+    def _check_power_of_two(self, ctx: PassContext, name: str, value: int) -> None:
+        if value & (value - 1) == 0 or not ctx.target:
+            return
+        if ctx.target.capability("power_of_two_tiles"):
+            below, above = _pow2_at_least(value) // 2, _pow2_at_least(value)
+            raise PassError(
+                f"{self.name}: {name}={value} sizes tiles, and {ctx.target.name} tiles must be "
+                f"powers of two; give {name}={below} or {name}={above}"
+            )
 
     def _target_cap(self, ctx: PassContext) -> int:
         """A target that holds tiles in arrays of its own memory caps their size (`tile_cap`)."""
@@ -193,8 +209,11 @@ def _dot_min(kernel: Kernel, ctx: PassContext) -> dict[str, int]:
     }
 
 
-def _substitute(kernel: Kernel, schedule: dict[str, int], parameters: set[str]) -> None:
-    """Bind the meta symbols; dims naming compile-time parameters stay as they are."""
+def _substitute(
+    kernel: Kernel, schedule: dict[str, int], parameters: set[str], most: int | None
+) -> None:
+    """Bind the meta symbols; dims naming compile-time parameters stay as they are. `most`: the
+    target's largest tile, in elements."""
     for op in kernel.walk():
         if op.name == "index.meta":
             _bind_meta(op, schedule)
@@ -205,6 +224,7 @@ def _substitute(kernel: Kernel, schedule: dict[str, int], parameters: set[str]) 
         for value in values:
             if isinstance(value.type, TileType):
                 value.type = value_type(value.type.dtype, _bind_dims(value.type.shape, schedule))
+                _check_size(op, value.type, schedule, most)
         dims = [d for value in values for d in value.type.shape]
         if key is not None:
             dims += op.attrs[key] if isinstance(op.attrs[key], list) else [op.attrs[key]]
@@ -214,6 +234,20 @@ def _substitute(kernel: Kernel, schedule: dict[str, int], parameters: set[str]) 
                 f"ssa.select_schedule: {op.name} keeps symbolic dims {unbound}; list each meta "
                 "symbol in kernel.attrs['meta'] as [name, lower_bound, upper_bound]"
             )
+
+
+def _check_size(op: Operation, type_: TileType, schedule: dict[str, int], most: int | None):
+    if most is None or any(isinstance(d, str) for d in type_.shape):
+        return
+    elements = 1
+    for dim in type_.shape:
+        elements *= dim
+    if elements > most:
+        given = ", ".join(f"{n}={v}" for n, v in schedule.items()) or "no block sizes"
+        raise PassError(
+            f"ssa.select_schedule: {op.name} makes a {type_} of {elements} elements, past the "
+            f"target's {most} (with {given}); choose smaller block sizes or tiles"
+        )
 
 
 def _bind_dims(dims: object, schedule: dict[str, int]) -> object:
