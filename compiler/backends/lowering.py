@@ -1,7 +1,7 @@
 """`lower_unified_ssa_artifact`: the one path from a frontend kernel to a backend artifact.
 
-Copy the kernel (the caller's stays untouched), run the pass pipeline with the backend's Target in
-the pass context, emit the source with the shared emitter.
+Copy the kernel (the caller's stays untouched, unless it gives the kernel away), run the pass
+pipeline with the backend's Target in the pass context, emit the source with the shared emitter.
 """
 
 from __future__ import annotations
@@ -28,18 +28,21 @@ def lower_unified_ssa_artifact(
     pipeline: str | Sequence[Pass] | None = None,
     tuner: Tuner | None = None,
     index_bits: int | None = None,
+    given_away: bool = False,
 ) -> Artifact:
     """`pipeline`: a pipeline string or pass instances; the backend's default pipeline if None.
     `tuner`: lets `ssa.select_schedule` time candidate schedules
     (compiler/passes/hardware_dependent/select_schedule/autotune.py).
-    `index_bits`: the width offsets need, when more than the target's own (`Target.widened`)."""
+    `index_bits`: the width offsets need, when more than the target's own (`Target.widened`).
+    `given_away`: the caller will not use `kernel` again, so it is lowered in place, not copied."""
     target = get_target(backend, device)
     if index_bits is not None and index_bits > target.capability("index_bits", 64):
         target = target.widened()
         if target is None:
             raise ValueError(f"backend {backend!r} ({device}) has no {index_bits}-bit index form")
     initial_ssa = print_kernel(kernel)
-    work = copy_kernel(kernel)  # = parse_kernel(initial_ssa), without reading the text
+    # The copy is parse_kernel(initial_ssa) without reading the text.
+    work = kernel if given_away else copy_kernel(kernel)
     if pipeline is None:
         pipeline = default_pipeline(backend)
     passes = parse_pipeline(pipeline) if isinstance(pipeline, str) else list(pipeline)

@@ -164,7 +164,12 @@ class KernelHandle:
             )
             options = {**self.schedule_options, **metas}
             self._artifacts[key] = lower_unified_ssa_artifact(
-                kernel, self.backend, device=self.device, options=options, tuner=tuner
+                kernel,
+                self.backend,
+                device=self.device,
+                options=options,
+                tuner=tuner,
+                given_away=True,  # built for this call alone
             )
         self.last = self._artifacts[key]
         return self.last

@@ -31,6 +31,11 @@ class IndexDomain:
         self.constexprs = constexprs
         self.metas: dict[str, Value] = {}
         self.program_id = self._at_entry(Operation("index.program_id", [], _INDEX, {"axis": 0}))
+        # Values known >= 0: program ids, sizes, block sizes, ranges over a tile, and the sums,
+        # products, quotients and remainders of such. `x >= 0` on one is true without an op:
+        # most bounds checks of an access are, and emitting them only for `ssa.canonicalize` to
+        # prove them away costs every walk in between.
+        self.nonnegative: set[Value] = {self.program_id, *sizes.values()}
 
     def _at_entry(self, op: Operation) -> Value:
         self.entry.insert(len(self.metas), op)
@@ -66,6 +71,7 @@ class IndexDomain:
             if symbol.name not in self.metas:
                 op = Operation("index.meta", [], _INDEX, {"name": symbol.name})
                 self.metas[symbol.name] = self._at_entry(op)
+                self.nonnegative.add(self.metas[symbol.name])
             return self.metas[symbol.name]
         raise CompileError(
             f"symbol {symbol.name} has no value: pass it as a keyword argument when calling the "
@@ -77,10 +83,20 @@ class IndexDomain:
 
     # Identities with Python ints are applied here so the common case emits no op at all.
 
+    def is_nonnegative(self, x: Index) -> bool:
+        return x >= 0 if type(x) is int else x in self.nonnegative
+
+    def _closed(self, op_name: str, a: Index, b: Index) -> Index:
+        """`a op b` for an op that keeps two non-negative operands non-negative."""
+        result = self.arith.binary(op_name, self._index(a), self._index(b))
+        if self.is_nonnegative(a) and self.is_nonnegative(b):
+            self.nonnegative.add(result)
+        return result
+
     def add(self, a: Index, b: Index) -> Index:
         if _is(a, 0) or _is(b, 0):
             return b if _is(a, 0) else a
-        return self.arith.binary("arith.add", self._index(a), self._index(b))
+        return self._closed("arith.add", a, b)
 
     def sub(self, a: Index, b: Index) -> Index:
         if _is(b, 0):
@@ -92,22 +108,24 @@ class IndexDomain:
             return 0
         if _is(a, 1) or _is(b, 1):
             return b if _is(a, 1) else a
-        return self.arith.binary("arith.mul", self._index(a), self._index(b))
+        return self._closed("arith.mul", a, b)
 
     def floordiv(self, a: Index, b: Index) -> Index:
         if _is(b, 1):
             return a
-        return self.arith.binary("arith.idiv", self._index(a), self._index(b))
+        return self._closed("arith.idiv", a, b)
 
     def mod(self, a: Index, b: Index) -> Index:
         if _is(b, 1):
             return 0
-        return self.arith.binary("arith.irem", self._index(a), self._index(b))
+        return self._closed("arith.irem", a, b)
 
     def lt(self, a: Index, b: Index) -> Index:
         return self.arith.compare("lt", self._index(a), self._index(b))
 
     def ge(self, a: Index, b: Index) -> Index:
+        if _is(b, 0) and self.is_nonnegative(a):
+            return True
         return self.arith.compare("ge", self._index(a), self._index(b))
 
     def and_(self, a: Index, b: Index) -> Index:
