@@ -127,7 +127,7 @@ def test_passes_lists_every_default_pass_with_its_category():
         ),
         (
             ["compile", str(PROGRAMS / "flash_attention.py"), "-D", "is_causal=0"],
-            "where sizes must agree, give them values: -D k_size_3=N",
+            "where sizes must agree, give them values: -D q_size_3=N -D k_size_3=N",
         ),
         (
             ["compile", str(PROGRAMS / "flash_attention.py"), "--backend", "tilelang"],

@@ -65,7 +65,7 @@ def build_kernel(
 
     # Constexpr symbols given as symbols stay compile-time parameters: sizes are arguments already,
     # any other one becomes an argument of its own.
-    parameters = sorted(n for n, v in constexprs.items() if isinstance(v, Expr))
+    parameters = [n for n, v in constexprs.items() if isinstance(v, Expr)]
     for parameter in parameters:
         if parameter not in sizes:
             sizes[parameter] = Value(ScalarType("index"), parameter)
@@ -107,25 +107,35 @@ def _outer_tiles(tensor: Tensor, constexprs, sizes: dict[str, Value]) -> str:
 
 
 def meta_symbols(arranged: tuple[Tensor, ...]) -> list:
+    """The meta symbols of the arranged tensors' levels, in the order they first appear (tensor,
+    level, dim): an order that does not depend on what they are called."""
     found = {}
     for tensor in arranged:
         for level in tensor.levels():
             for size in level.shape:
-                if isinstance(size, Expr):
-                    for symbol in size.free_symbols():
-                        if symbol.meta:
-                            found[symbol.name] = symbol
-    return [found[n] for n in sorted(found)]
+                for symbol in _symbols(size):
+                    if symbol.meta:
+                        found.setdefault(symbol.name, symbol)
+    return list(found.values())
+
+
+def _symbols(size: object) -> list:
+    """The symbols of a size, left to right."""
+    if not isinstance(size, Expr):
+        return []
+    if size.op == "sym":
+        return [size]
+    return [symbol for arg in size.args for symbol in _symbols(arg)]
 
 
 def constexpr_symbols(arranged: tuple[Tensor, ...]) -> dict[str, object]:
-    """Non-meta constexpr symbols: the keyword arguments a caller must give."""
+    """Non-meta constexpr symbols, the keyword arguments a caller must give, in the order they
+    first appear (as `meta_symbols`)."""
     found = {}
     for tensor in arranged:
         for level in [*tensor.levels(), tensor.source]:
             for size in level.shape:
-                if isinstance(size, Expr):
-                    for symbol in size.free_symbols():
-                        if symbol.constexpr and not symbol.meta:
-                            found[symbol.name] = symbol
+                for symbol in _symbols(size):
+                    if symbol.constexpr and not symbol.meta:
+                        found.setdefault(symbol.name, symbol)
     return found

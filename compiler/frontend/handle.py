@@ -193,7 +193,7 @@ class KernelHandle:
         """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`.
         Constexpr sizes not given stay compile-time parameters where the target has them (as
         NineToothed's `make` leaves them to Triton); elsewhere the error says which -D to give."""
-        missing = sorted(set(self.constexpr_names) - set(kwargs))
+        missing = [name for name in self.constexpr_names if name not in kwargs]
         defines = " ".join(f"-D {name}=N" for name in missing)
         # A constexpr parameter decides branches of the program: no backend keeps it open.
         unvalued = [
@@ -370,21 +370,20 @@ def jit(func=None, *, backend: str = "triton", **options):
     """NineToothed's annotation style: parameters annotated with arranged tensors."""
 
     def wrap(application):
-        annotations = inspect.get_annotations(application)
-        params = list(inspect.signature(application).parameters)
-        missing = [p for p in params if not isinstance(annotations.get(p), Tensor)]
-        if missing:
-            raise CompileError(f"jit needs a Tensor annotation on parameter(s) {missing}")
-        arranged = tuple(annotations[p] for p in params)
-        return KernelHandle(
-            lambda *sources: arranged,
-            application,
-            [t.source for t in arranged],
-            backend=backend,
-            **options,
-        )
+        return KernelHandle(*jit_program(application), backend=backend, **options)
 
     return wrap(func) if func is not None else wrap
+
+
+def jit_program(application) -> tuple:
+    """(arrangement, application, tensors) of an application annotated with arranged tensors."""
+    annotations = inspect.get_annotations(application)
+    params = list(inspect.signature(application).parameters)
+    missing = [p for p in params if not isinstance(annotations.get(p), Tensor)]
+    if missing:
+        raise CompileError(f"jit needs a Tensor annotation on parameter(s) {missing}")
+    arranged = tuple(annotations[p] for p in params)
+    return (lambda *sources: arranged), application, [t.source for t in arranged]
 
 
 def _tensor_dtype(name: str, tensor: torch.Tensor) -> str:

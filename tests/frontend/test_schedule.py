@@ -6,6 +6,7 @@ import pytest
 import torch
 
 import compiler.dsl
+from compiler.dsl import Symbol, Tensor
 from compiler.errors import CompileError
 from compiler.passes.base import PassError
 from compiler.suite import SUITE, load_program
@@ -65,3 +66,20 @@ def test_a_block_size_not_a_power_of_two_is_refused_where_the_target_needs_one(b
     else:
         handle(x, y, out, **{name: 48})
         torch.testing.assert_close(out, x + y)
+
+
+@pytest.mark.parametrize("first, second", [("A", "Z"), ("Z", "A")])
+def test_block_sizes_are_listed_as_they_appear_whatever_they_are_called(first, second):
+    rows, columns = Symbol(first, meta=True), Symbol(second, meta=True)
+
+    def arrangement(x, y, rows=rows, columns=columns):
+        return x.tile((rows, columns)), y.tile((rows, columns))
+
+    def application(x, y):
+        y = x  # noqa: F841
+
+    handle = compiler.dsl.make(arrangement, application, (Tensor(2), Tensor(2)), device="cpu")
+    x, y = torch.randn(40, 70), torch.empty(40, 70)
+    artifact = handle.compile(x, y, **{second: 64, first: 32})
+    assert f'meta = [["{first}", 32, 1024], ["{second}", 32, 1024]]' in artifact.initial_ssa
+    assert f'schedule_given = ["{first}", "{second}"]' in artifact.ssa

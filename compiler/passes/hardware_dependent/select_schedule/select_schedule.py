@@ -74,7 +74,7 @@ class SelectSchedule(Pass):
         if meta or "schedule" not in kernel.attrs:
             kernel.attrs["schedule"] = [[name, value] for name, value in schedule.items()]
             kernel.attrs["schedule_reason"] = "; ".join(reasons) or "no meta symbols"
-            given = sorted(self._given(ctx, meta))
+            given = [name for name in meta if name in self._given(ctx, meta)]
             if given:
                 kernel.attrs["schedule_given"] = given
             ctx.remark(f"schedule {kernel.attrs['schedule_reason']}")

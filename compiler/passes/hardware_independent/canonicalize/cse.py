@@ -1,7 +1,7 @@
 """Common-subexpression elimination over pure ops, scoped by regions.
 
-Two ops are the same when `compiler.ir.numbering.value_key` says so. A value defined outside a region may replace one
-inside it; a value defined inside a region is never visible after it.
+Two ops are the same when `compiler.ir.numbering.value_key` says so. A value defined outside a
+region may replace one inside it; a value defined inside a region is never visible after it.
 """
 
 from __future__ import annotations
