@@ -10,9 +10,10 @@ traces --suite   compile this repository's kernel suite for every backend and au
                  (--backend NAME, --kernel NAME: only those; each may repeat)
 behaviour        run the compiler to prove lowering generic (renaming, purity, imports,
                  clean-room replay, structure stability, provenance) over the suite's kernels (or
-                 --corpus FILE: the ntops kernels of `make bench`) × backends × configurations
-                 (--backend, --kernel, --configuration given|scheduled|candidates, --check: only
-                 those; --seed N: the renaming's)
+                 --corpus FILE: the ntops kernels of `make bench`, or for another corpus, or with
+                 --tests, the kernels its tests make) × backends × configurations (--backend,
+                 --kernel, --configuration given|scheduled|candidates, --check: only those;
+                 --seed N: the renaming's)
 """
 
 from __future__ import annotations
@@ -94,12 +95,25 @@ def _traces(arguments: argparse.Namespace) -> int:
 
 def _behaviour(arguments: argparse.Namespace) -> int:
     from audits.behaviour.audit import audit_behaviour
-    from audits.behaviour.cases import DEFAULT_CONFIGURATIONS, library_cases, suite_cases
+    from audits.behaviour.cases import (
+        DEFAULT_CONFIGURATIONS,
+        knows_library,
+        library_cases,
+        suite_cases,
+    )
+    from audits.behaviour.recorded import recorded_cases
     from compiler.backends import TARGETS
     from compiler.errors import CompileError
 
+    def note(text: str) -> None:
+        print(f"lowering-audit: {text}", file=sys.stderr, flush=True)
+
     try:
-        if arguments.corpus:
+        if arguments.tests and not arguments.corpus:
+            raise KeyError("--tests records the kernels of a corpus's tests: give --corpus too")
+        if arguments.corpus and (arguments.tests or not knows_library(arguments.corpus)):
+            cases = recorded_cases(arguments.corpus, arguments.kernel, note)
+        elif arguments.corpus:
             cases = library_cases(arguments.corpus, arguments.kernel)
         else:
             cases = suite_cases(arguments.kernel)
@@ -116,7 +130,7 @@ def _behaviour(arguments: argparse.Namespace) -> int:
         configurations=arguments.configuration or DEFAULT_CONFIGURATIONS,
         checks=arguments.check or CHECKS,
         seed=arguments.seed,
-        progress=lambda text: print(f"lowering-audit: {text}", file=sys.stderr, flush=True),
+        progress=note,
     )
     _write(arguments.output, _render(arguments.format, findings, None, Path.cwd()))
     return FINDINGS if findings else CLEAN
@@ -180,7 +194,12 @@ def _parser() -> argparse.ArgumentParser:
     behaviour.add_argument("--backend", action="append", help="only this backend (may repeat)")
     behaviour.add_argument("--kernel", action="append", help="only this kernel (may repeat)")
     behaviour.add_argument(
-        "--corpus", help="a library corpus (ntops tarball or folder): its kernels, not the suite's"
+        "--corpus",
+        help="a corpus (tarball or folder with tests/): its library's kernels where this project "
+        "knows the library (ntops), else the kernels its tests make; not the suite's",
+    )
+    behaviour.add_argument(
+        "--tests", action="store_true", help="with --corpus: the kernels its tests make, always"
     )
     behaviour.add_argument(
         "--configuration",

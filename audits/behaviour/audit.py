@@ -123,6 +123,8 @@ class _Plan:
         """The configurations to audit `case` in (tuning candidates found by compiling it)."""
         found = []
         for name in self.configurations:
+            if name not in case.configurations:
+                continue
             if name == "candidates":
                 scheduled = _compile(case, backend, SCHEDULED, what="the program (candidates)")
                 found += tuning_candidates(scheduled, self.candidates)

@@ -23,7 +23,7 @@ import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from audits.behaviour.renaming import Renamed, importable, rename_package
 
@@ -43,6 +43,7 @@ DEFAULT_CONFIGURATIONS = ("given", "scheduled")
 
 @dataclass(frozen=True)
 class Case:
+    configurations: ClassVar[tuple[str, ...]] = CONFIGURATIONS  # those the case can be compiled in
     name: str  # where findings point: behaviour/<backend>/<name>/<configuration>
     path: Path  # the file holding the application (what a rewrite edits)
     folder: Path  # the package the renaming rewrites
@@ -151,6 +152,17 @@ def suite_cases(names: Iterable[str] | None = None) -> list[SuiteCase]:
     ]
 
 
+def knows_library(corpus: Path | str) -> bool:
+    """Whether the corpus holds a library whose kernels `library_cases` makes (ntops)."""
+    return bool(_library_folders(corpus))
+
+
+def _library_folders(corpus: Path | str) -> list[Path]:
+    from compiler.compat.corpus import prepare
+
+    return [p / "ntops" for p in prepare(corpus).import_paths if (p / "ntops").is_dir()]
+
+
 def library_cases(corpus: Path | str, names: Iterable[str] | None = None) -> list[LibraryCase]:
     """The corpus library's kernels that `compiler.compat.library_kernels` makes (ntops')."""
     from compiler.compat.corpus import prepare
@@ -162,7 +174,7 @@ def library_cases(corpus: Path | str, names: Iterable[str] | None = None) -> lis
     unknown = sorted(set(chosen) - set(known))
     if unknown:
         raise KeyError(f"no library kernel named {', '.join(unknown)}; known: {', '.join(known)}")
-    folders = [p / "ntops" for p in prepared.import_paths if (p / "ntops").is_dir()]
+    folders = _library_folders(corpus)
     if not folders:
         raise KeyError(
             f"{corpus} holds no ntops package: the library kernels known here are ntops' "

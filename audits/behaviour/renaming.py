@@ -3,9 +3,10 @@
 The unit is a package folder: a suite's programs folder, or a library such as ntops. Every module of
 it is rewritten, with one map for all:
 
-- names: functions, classes, parameters, assigned and loop variables (not class attributes and
-  methods, which are reached as attributes), import aliases (`from ninetoothed import Tensor`
-  becomes `... import Tensor as <new>`);
+- names: functions, classes, parameters, assigned and loop variables, import aliases (`from
+  ninetoothed import Tensor` becomes `... import Tensor as <new>`); not what a class body binds
+  (attributes, methods) nor its methods' parameters: they are reached as attributes and
+  keywords, so a name bound that way anywhere keeps it throughout the package;
 - modules: each file and folder is renamed, the package itself too, and every import of it and
   attribute path through it (`ntops.kernels.add.premake`) follows;
 - keywords of calls to the package's own functions, also through `functools.partial`;
@@ -68,6 +69,10 @@ class _Bound(cst.CSTVisitor):
 
     def __init__(self) -> None:
         self.names: set[str] = set()
+        # Names a class body binds and its methods' parameters: reached as attributes (`C.name`,
+        # which stays) and keywords, and as plain names inside; the package keeps each.
+        self.attributes: set[str] = set()
+        self.parameters: dict[str, set[str]] = {}  # function name -> its parameters' names
         self.functions: set[str] = set()
         self.named: set[str] = set()  # strings that name something: Symbol("N"), name="N"
         self.exported: set[str] = set()  # the strings of `__all__`: this module's names
@@ -84,12 +89,19 @@ class _Bound(cst.CSTVisitor):
         if self._bind(node.name.value):
             self.functions.add(node.name.value)
         self.scopes.append("function")
+        parameters = self.parameters.setdefault(node.name.value, set())
+        parameters.update(p.name.value for p in _parameters(node.params))
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.pop()
 
     def visit_Param(self, node: cst.Param) -> None:
-        self.names.add(node.name.value)
+        # A method's parameters are kept: its callers reach it as an attribute (`C.method`,
+        # `obj.method`), whose keywords cannot be told from a library's.
+        if self.scopes[-2:] == ["class", "function"]:
+            self.attributes.add(node.name.value)
+        else:
+            self.names.add(node.name.value)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._targets(node.target)
@@ -136,6 +148,7 @@ class _Bound(cst.CSTVisitor):
     def _bind(self, name: str) -> bool:
         """Bind `name` unless a class body binds it (an attribute: reached as `C.name`)."""
         if self.scopes and self.scopes[-1] == "class":
+            self.attributes.add(name)
             return False
         self.names.add(name)
         return True
@@ -274,6 +287,12 @@ class _Rename(cst.CSTTransformer):
         return " ".join(f"w{self.rng.randrange(10**6)}" for _ in range(self.rng.randint(1, 6)))
 
 
+def _parameters(params: cst.Parameters) -> list[cst.Param]:
+    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
+    keywords = [params.star_kwarg] if params.star_kwarg else []
+    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *keywords]
+
+
 def _callee(node: cst.Call) -> str:
     func = node.func
     return func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
@@ -316,21 +335,30 @@ def rename_package(
     bound = {path: _Bound() for path in files}
     for path, module in modules.items():
         module.visit(bound[path])
-    functions = set().union(*(b.functions for b in bound.values()))
-    named = set().union(*(b.named for b in bound.values()))
     stems = {path.stem for path in files if path.stem != "__init__"}
     stems |= {part for path in files for part in path.relative_to(folder).parts[:-1]}
     last = package.rpartition(".")[2]
-    names = set().union(*(b.names for b in bound.values())) | stems | set(extra_names) | {last}
-    names = sorted(names)
+    # Attributes keep their names everywhere: a keyword or a string may reach one from any module.
+    kept = set().union(*(b.attributes for b in bound.values())) - stems - {last}
+    # A kept function name may be called with keywords: its parameters are kept too.
+    parameters: dict[str, set[str]] = {}
+    for b in bound.values():
+        for function, names in b.parameters.items():
+            parameters.setdefault(function, set()).update(names)
+    while more := set().union(*(parameters.get(f, set()) for f in kept)) - kept:
+        kept |= more
+    functions = set().union(*(b.functions for b in bound.values())) - kept
+    named = set().union(*(b.named for b in bound.values())) - kept
+    names = set().union(*(b.names for b in bound.values())) | set(extra_names)
+    names = sorted((names - kept) | stems | {last})
     numbers = rng.sample(range(10, 10 * len(names) + 10**6), len(names))
     mapping = {name: f"rn{number}x" for name, number in zip(names, numbers, strict=True)}
     renamed = Renamed(folder, package, mapping[last], mapping, directory)
     for path, module in modules.items():
         target = renamed.file(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        strings = named | bound[path].exported
-        transformer = _Rename(renamed, bound[path].names, functions, stems, strings, rng)
+        strings = named | (bound[path].exported - kept)
+        transformer = _Rename(renamed, bound[path].names - kept, functions, stems, strings, rng)
         target.write_text(module.visit(transformer).code)
     return renamed
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -77,3 +78,14 @@ def install(roots: list[Path]) -> CpuFinder:
     finder = CpuFinder(roots)
     sys.meta_path.insert(0, finder)
     return finder
+
+
+def load(module_name: str, path: Path):
+    """The module `module_name` executed from `path`, moved to the CPU wherever the file lies (a
+    rewritten copy of a corpus module)."""
+    loader = _CpuLoader(module_name, str(path))
+    spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
