@@ -3,7 +3,9 @@
 A case's original program is the one its discovery run recorded; the renamed program is recorded
 again by running the same test from the renamed copy of the tests package (its parameters mapped
 to their new names), and a rewritten one by running it from the rewritten file. Block sizes are as
-the test gives them, so the one configuration is `given`. Case names are `<module>::<test>`, with
+the test gives them (`given`: those it leaves open are the schedule's), and each schedule
+autotuning would time for those left open (`candidates`); `scheduled` would repeat `given`. Case
+names are `<module>::<test>`, with
 `#<n>` for the n-th kernel (from 0) where a test calls more than one; `--kernel` takes a case name,
 a test (`<module>::<test>`) or a module.
 """
@@ -24,7 +26,7 @@ PACKAGE = "tests"
 
 @dataclass(frozen=True)
 class RecordedCase(Case):
-    configurations: ClassVar[tuple[str, ...]] = ("given",)
+    configurations: ClassVar[tuple[str, ...]] = ("given", "candidates")
     test: TestFunction | None = None
     position: int = 0  # which of the kernels the test calls, in the order of first calls
     import_paths: tuple[Path, ...] = ()
