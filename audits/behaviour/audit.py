@@ -109,7 +109,12 @@ class _Renamings:
             target.mkdir()
             names = sorted(self.kernel_names[key])
             self.made[key] = rename_package(
-                case.folder, case.package, target, extra_names=names, seed=self.seed
+                case.folder,
+                case.package,
+                target,
+                extra_names=names,
+                seed=self.seed,
+                others=case.companions(),
             )
         return self.made[key]
 
@@ -181,7 +186,8 @@ def _audit_case(
     """The case's findings, and its artifact for the replay."""
     where = f"behaviour/{backend}/{case.name}/{configuration.label}"
     findings = []
-    with purity.recording(root, PACKAGE, FRONT_END, [case.path.parent]) as events:
+    own = [case.path.parent, *(folder for folder, _ in case.companions())]  # the program's files
+    with purity.recording(root, PACKAGE, FRONT_END, own) as events:
         original = _compile(case, backend, configuration, what="the program")
     if "purity" in checks:
         findings += [

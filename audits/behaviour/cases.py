@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from audits.behaviour.renaming import Renamed, importable, rename_package
+from audits.behaviour.renaming import Renamed, importable
 
 
 @dataclass(frozen=True)
@@ -56,9 +56,9 @@ class Case:
         """(arrangement, application, tensors), from the renamed package when given."""
         raise NotImplementedError
 
-    def rename(self, directory: Path, seed: int | None) -> Renamed:
-        extra = [self.kernel_name] if self.kernel_name else []
-        return rename_package(self.folder, self.package, directory, extra_names=extra, seed=seed)
+    def companions(self) -> tuple[tuple[Path, str], ...]:
+        """(folder, name) of top-level packages renamed with the case's own: none here."""
+        return ()
 
 
 @dataclass(frozen=True)

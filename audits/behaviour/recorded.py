@@ -1,13 +1,13 @@
 """Cases from a corpus's tests: each kernel a test makes and calls (`recording.py`) is a case.
 
 A case's original program is the one its discovery run recorded; the renamed program is recorded
-again by running the same test from the renamed copy of the tests package (its parameters mapped
-to their new names), and a rewritten one by running it from the rewritten file. Block sizes are as
-the test gives them (`given`: those it leaves open are the schedule's), and each schedule
-autotuning would time for those left open (`candidates`); `scheduled` would repeat `given`. Case
-names are `<module>::<test>`, with
-`#<n>` for the n-th kernel (from 0) where a test calls more than one; `--kernel` takes a case name,
-a test (`<module>::<test>`) or a module.
+again by running the same test from the renamed copy of the tests package and of the corpus's own
+packages beside it (its library: a kernel the tests call may be defined there), and a rewritten
+one by running it from the rewritten file. Block sizes are as the test gives them (`given`: those
+it leaves open are the schedule's), and each schedule autotuning would time for those left open
+(`candidates`); `scheduled` would repeat `given`. Case names are `<module>::<test>`, with `#<n>`
+for the n-th kernel (from 0) where a test calls more than one; `--kernel` takes a case name, a
+test (`<module>::<test>`) or a module.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ class RecordedCase(Case):
     position: int = 0  # which of the kernels the test calls, in the order of first calls
     import_paths: tuple[Path, ...] = ()
     recorded: tuple = ()  # (arrangement, application, tensors) as the discovery run made them
+    libraries: tuple[tuple[Path, str], ...] = ()  # the corpus's packages beside its tests
+
+    def companions(self) -> tuple[tuple[Path, str], ...]:
+        """The corpus's library is renamed with its tests: a kernel it defines is renamed too."""
+        return self.libraries
 
     def program(self, configuration: Configuration, renamed: Renamed | None) -> tuple:
         rewritten = self.path != self.test.path
@@ -70,6 +75,12 @@ def recorded_cases(
 
     prepared = prepare(corpus)
     folder, roots = prepared.root / PACKAGE, tuple(prepared.import_paths)
+    libraries = tuple(
+        (child, child.name)
+        for root in roots
+        for child in sorted(root.iterdir())
+        if child.name != PACKAGE and (child / "__init__.py").is_file()
+    )
     with recording(roots, PACKAGE):
         found, skipped = test_functions(folder, PACKAGE)
     for why in skipped:
@@ -90,6 +101,7 @@ def recorded_cases(
                     position=position,
                     import_paths=roots,
                     recorded=kernel.program,
+                    libraries=libraries,
                 )
             )
     return _selected(cases, names)

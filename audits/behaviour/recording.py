@@ -118,8 +118,8 @@ def _arguments(function: Callable) -> tuple[dict, list[str]]:
 
 @contextlib.contextmanager
 def recording(roots: Sequence[Path], package: str) -> Iterator[list[_Recorder]]:
-    """Inside: `roots` first on `sys.path`, their modules moved to the CPU and `package` imported
-    afresh, `ninetoothed` bound to the recording stand-in; yields the run's recorders."""
+    """Inside: `roots` first on `sys.path`, their modules moved to the CPU and imported afresh
+    (`package` too), `ninetoothed` bound to the recording stand-in; yields the run's recorders."""
     from compiler.cli.program import ninetoothed_for
     from compiler.compat import on_cpu
     from compiler.frontend.handle import jit_program
@@ -147,12 +147,12 @@ def recording(roots: Sequence[Path], package: str) -> Iterator[list[_Recorder]]:
     saved_path = list(sys.path)
     finder = on_cpu.install(list(roots))
     sys.path[:0] = [str(root) for root in roots]
-    _forget(package)
+    _forget(package, roots)
     sys.modules.update(bound)
     try:
         yield made
     finally:
-        _forget(package)
+        _forget(package, roots)
         sys.path[:] = saved_path
         sys.meta_path.remove(finder)
         for name, module in saved_modules.items():
@@ -191,7 +191,9 @@ def record(
             arguments = {names[name]: value for name, value in test.arguments.items()}
             with _time_limit(TIME_LIMIT):
                 function(**arguments)
-        except Exception as error:  # the test's own checks at the latest: nothing ran
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # its own checks at the latest (nothing ran), a skip
             stopped = f"{type(error).__name__}: {str(error)[:300]}"
     return Run([Recorded(r.program, *r.calls[0]) for r in made], stopped)
 
@@ -200,9 +202,14 @@ def _renamed_module(dotted: str, rename: Callable[[str], str]) -> str:
     return ".".join(rename(part) for part in dotted.split("."))
 
 
-def _forget(package: str) -> None:
-    for name in [n for n in sys.modules if n == package or n.startswith(f"{package}.")]:
-        del sys.modules[name]
+def _forget(package: str, roots: Sequence[Path]) -> None:
+    """Drop `package` and every module loaded from under `roots` (a library the tests import
+    keeps the `ninetoothed` it was imported with)."""
+    folders = [str(Path(root).resolve()) for root in roots]
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None) or ""
+        if name == package or name.startswith(f"{package}.") or file.startswith(tuple(folders)):
+            del sys.modules[name]
 
 
 class _TimeUp(Exception):

@@ -30,10 +30,9 @@ from pathlib import Path
 
 import libcst as cst
 
+from audits.behaviour.bindings import Bindings, callee_name, dotted_name, string_value
+
 _NEW_NAME = re.compile(r"(?<![A-Za-z0-9])rn(\d+)x(?![A-Za-z0-9])")
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-_NAMING_CALLS = {"Symbol": 0}  # callee name -> position of the name it is given
-_NAMING_KEYWORDS = {"name"}
 _PARTIAL = "partial"
 
 
@@ -44,123 +43,43 @@ class Renamed:
     new_package: str  # the renamed package's (top-level) name
     mapping: dict[str, str]  # old name -> new name
     directory: Path  # holds the renamed package (on sys.path while `importable`)
+    others: tuple[tuple[Path, str], ...] = ()  # (folder, name) of top-level packages renamed too
+
+    @property
+    def packages(self) -> tuple[tuple[Path, str], ...]:
+        return ((self.folder, self.package), *self.others)
 
     def restore(self, text: str) -> str:
         return restore_names(text, self.mapping)
 
     def file(self, original: Path) -> Path:
-        """Where the renamed copy of `original` (a file of the package) is."""
-        parts = original.resolve().relative_to(self.folder.resolve()).parts
+        """Where the renamed copy of `original` (a file of one of the packages) is."""
+        resolved = original.resolve()
+        folder, package = next(
+            (f, p) for f, p in self.packages if resolved.is_relative_to(f.resolve())
+        )
+        parts = resolved.relative_to(folder.resolve()).parts
         renamed = [self.mapping.get(part, part) for part in parts[:-1]]
         stem = Path(parts[-1]).stem
-        return self.directory.joinpath(self.new_package, *renamed, self.name(stem) + ".py")
+        top = self.name(package.rpartition(".")[2])
+        return self.directory.joinpath(top, *renamed, self.name(stem) + ".py")
 
     def module(self, dotted: str) -> str:
-        """The renamed dotted name of the package's module `dotted`."""
-        rest = dotted.removeprefix(self.package).lstrip(".")
-        return ".".join([self.new_package, *(self.name(part) for part in rest.split(".") if part)])
+        """The renamed dotted name of the packages' module `dotted`."""
+        package = self.holding(dotted)
+        rest = dotted.removeprefix(package).lstrip(".")
+        top = self.name(package.rpartition(".")[2])
+        return ".".join([top, *(self.name(part) for part in rest.split(".") if part)])
+
+    def holding(self, dotted: str) -> str | None:
+        """The package whose module `dotted` is, if one of these."""
+        for _, package in self.packages:
+            if dotted == package or dotted.startswith(package + "."):
+                return package
+        return None
 
     def name(self, old: str) -> str:
         return self.mapping.get(old, old)
-
-
-class _Bound(cst.CSTVisitor):
-    """The names a module binds outside class bodies, and the functions it defines."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-        # Names a class body binds and its methods' parameters: reached as attributes (`C.name`,
-        # which stays) and keywords, and as plain names inside; the package keeps each.
-        self.attributes: set[str] = set()
-        self.parameters: dict[str, set[str]] = {}  # function name -> its parameters' names
-        self.functions: set[str] = set()
-        self.named: set[str] = set()  # strings that name something: Symbol("N"), name="N"
-        self.exported: set[str] = set()  # the strings of `__all__`: this module's names
-        self.scopes: list[str] = []  # "class" or "function", innermost last
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._bind(node.name.value)
-        self.scopes.append("class")
-
-    def leave_ClassDef(self, node: cst.ClassDef) -> None:
-        self.scopes.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if self._bind(node.name.value):
-            self.functions.add(node.name.value)
-        self.scopes.append("function")
-        parameters = self.parameters.setdefault(node.name.value, set())
-        parameters.update(p.name.value for p in _parameters(node.params))
-
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.scopes.pop()
-
-    def visit_Param(self, node: cst.Param) -> None:
-        # A method's parameters are kept: its callers reach it as an attribute (`C.method`,
-        # `obj.method`), whose keywords cannot be told from a library's.
-        if self.scopes[-2:] == ["class", "function"]:
-            self.attributes.add(node.name.value)
-        else:
-            self.names.add(node.name.value)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._targets(node.target)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        """`__all__ = [...]` names the module's own bindings."""
-        targets = [t.target for t in node.targets]
-        if any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets):
-            if isinstance(node.value, cst.List | cst.Tuple):
-                for element in node.value.elements:
-                    text = _string_value(element.value)
-                    if text is not None:
-                        self.exported.add(text)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._targets(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._targets(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._targets(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._targets(node.target)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        position = _NAMING_CALLS.get(_callee(node))
-        for number, arg in enumerate(node.args):
-            naming = (arg.keyword is None and number == position) or (
-                arg.keyword is not None and arg.keyword.value in _NAMING_KEYWORDS
-            )
-            text = _string_value(arg.value) if naming else None
-            if text is not None and _IDENTIFIER.fullmatch(text):
-                self.names.add(text)
-                self.named.add(text)
-
-    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-        if node.asname is not None:
-            self.names.add(node.asname.name.value)
-        else:
-            self.names.add(_dotted(node.name).partition(".")[0])
-
-    def _bind(self, name: str) -> bool:
-        """Bind `name` unless a class body binds it (an attribute: reached as `C.name`)."""
-        if self.scopes and self.scopes[-1] == "class":
-            self.attributes.add(name)
-            return False
-        self.names.add(name)
-        return True
-
-    def _targets(self, node: cst.BaseExpression) -> None:
-        if isinstance(node, cst.Name):
-            self._bind(node.value)
-        elif isinstance(node, cst.Tuple | cst.List):
-            for element in node.elements:
-                self._targets(element.value)
-        elif isinstance(node, cst.StarredElement):
-            self._targets(node.value)
 
 
 class _Rename(cst.CSTTransformer):
@@ -184,7 +103,7 @@ class _Rename(cst.CSTTransformer):
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
-            dotted = _dotted(alias.name)
+            dotted = dotted_name(alias.name)
             if self._in_package(dotted):
                 bound = alias.asname.name.value if alias.asname else dotted.partition(".")[0]
                 self.package_roots.add(bound)
@@ -192,14 +111,14 @@ class _Rename(cst.CSTTransformer):
     def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
         names = []
         for old, new in zip(original.names, updated.names, strict=True):
-            dotted = _dotted(old.name)
+            dotted = dotted_name(old.name)
             if self._in_package(dotted):
                 new = new.with_changes(name=_dotted_node(self.renamed.module(dotted)))
             names.append(new)
         return updated.with_changes(names=names)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        module = _dotted(node.module) if node.module is not None else ""
+        module = dotted_name(node.module) if node.module is not None else ""
         self.in_package_import = bool(node.relative) or self._in_package(module)
         if self.in_package_import and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
@@ -212,9 +131,9 @@ class _Rename(cst.CSTTransformer):
         if original.relative:
             if original.module is None:
                 return updated
-            parts = [self.renamed.name(part) for part in _dotted(original.module).split(".")]
+            parts = [self.renamed.name(part) for part in dotted_name(original.module).split(".")]
             return updated.with_changes(module=_dotted_node(".".join(parts)))
-        module = _dotted(original.module) if original.module is not None else ""
+        module = dotted_name(original.module) if original.module is not None else ""
         if self._in_package(module):
             return updated.with_changes(module=_dotted_node(self.renamed.module(module)))
         return updated.with_changes(module=original.module)
@@ -222,7 +141,7 @@ class _Rename(cst.CSTTransformer):
     def leave_ImportAlias(self, original: cst.ImportAlias, updated: cst.ImportAlias):
         if self.in_package_import:  # names of the package: renamed with it
             return updated.with_changes(name=cst.Name(self.renamed.name(original.name.value)))
-        if self._in_package(_dotted(original.name)):
+        if self._in_package(dotted_name(original.name)):
             return updated  # `import pkg.mod`: leave_Import renames the path
         if original.asname is None and isinstance(original.name, cst.Name):
             new = self.renamed.mapping.get(original.name.value)
@@ -236,7 +155,7 @@ class _Rename(cst.CSTTransformer):
         return updated.with_changes(value=self.renamed.name(updated.value))
 
     def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString):
-        value = _string_value(original)
+        value = string_value(original)
         if value in self.named:
             return updated.with_changes(value=repr(self.renamed.mapping[value]))
         return updated
@@ -258,7 +177,7 @@ class _Rename(cst.CSTTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         callee = original.func
-        if _callee(original) == _PARTIAL and original.args:
+        if callee_name(original) == _PARTIAL and original.args:
             callee = original.args[0].value
         ours = self._ours(callee)
         args = []
@@ -280,40 +199,16 @@ class _Rename(cst.CSTTransformer):
         )
 
     def _in_package(self, dotted: str) -> bool:
-        package = self.renamed.package
-        return dotted == package or dotted.startswith(package + ".")
+        return self.renamed.holding(dotted) is not None
 
     def _fresh_text(self) -> str:
         return " ".join(f"w{self.rng.randrange(10**6)}" for _ in range(self.rng.randint(1, 6)))
-
-
-def _parameters(params: cst.Parameters) -> list[cst.Param]:
-    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
-    keywords = [params.star_kwarg] if params.star_kwarg else []
-    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *keywords]
-
-
-def _callee(node: cst.Call) -> str:
-    func = node.func
-    return func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
 
 
 def _root(node: cst.BaseExpression) -> str:
     while isinstance(node, cst.Attribute):
         node = node.value
     return node.value if isinstance(node, cst.Name) else ""
-
-
-def _string_value(node: cst.BaseExpression) -> str | None:
-    if not isinstance(node, cst.SimpleString) or node.prefix.lower() not in ("", "r"):
-        return None
-    return node.raw_value
-
-
-def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return node.value
 
 
 def _dotted_node(dotted: str) -> cst.Attribute | cst.Name:
@@ -324,22 +219,34 @@ def _dotted_node(dotted: str) -> cst.Attribute | cst.Name:
 
 
 def rename_package(
-    folder: Path, package: str, directory: Path, *, extra_names=(), seed: int | None = None
+    folder: Path,
+    package: str,
+    directory: Path,
+    *,
+    extra_names=(),
+    seed: int | None = None,
+    others: tuple[tuple[Path, str], ...] = (),
 ) -> Renamed:
     """Write the package at `folder` (dotted name `package`) renamed under `directory`.
     `extra_names`: more names to map (a kernel name the caller gives). `seed` makes the new names
-    reproducible; a random one otherwise."""
+    reproducible; a random one otherwise. `others`: (folder, name) of more top-level packages
+    renamed with it, with the same map (a corpus's library beside its tests)."""
     rng = random.Random(seed)
-    files = sorted(path for path in folder.rglob("*.py") if "__pycache__" not in path.parts)
-    modules = {path: cst.parse_module(path.read_text()) for path in files}
-    bound = {path: _Bound() for path in files}
+    packages = ((folder, package), *others)
+    owner = {}
+    for root, _ in packages:
+        for path in sorted(root.rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                owner[path] = root
+    modules = {path: cst.parse_module(path.read_text()) for path in owner}
+    bound = {path: Bindings() for path in owner}
     for path, module in modules.items():
         module.visit(bound[path])
-    stems = {path.stem for path in files if path.stem != "__init__"}
-    stems |= {part for path in files for part in path.relative_to(folder).parts[:-1]}
-    last = package.rpartition(".")[2]
+    stems = {path.stem for path in owner if path.stem != "__init__"}
+    stems |= {part for path, root in owner.items() for part in path.relative_to(root).parts[:-1]}
+    tops = {name.rpartition(".")[2] for _, name in packages}
     # Attributes keep their names everywhere: a keyword or a string may reach one from any module.
-    kept = set().union(*(b.attributes for b in bound.values())) - stems - {last}
+    kept = set().union(*(b.attributes for b in bound.values())) - stems - tops
     # A kept function name may be called with keywords: its parameters are kept too.
     parameters: dict[str, set[str]] = {}
     for b in bound.values():
@@ -350,10 +257,11 @@ def rename_package(
     functions = set().union(*(b.functions for b in bound.values())) - kept
     named = set().union(*(b.named for b in bound.values())) - kept
     names = set().union(*(b.names for b in bound.values())) | set(extra_names)
-    names = sorted((names - kept) | stems | {last})
+    names = sorted((names - kept) | stems | tops)
     numbers = rng.sample(range(10, 10 * len(names) + 10**6), len(names))
     mapping = {name: f"rn{number}x" for name, number in zip(names, numbers, strict=True)}
-    renamed = Renamed(folder, package, mapping[last], mapping, directory)
+    last = package.rpartition(".")[2]
+    renamed = Renamed(folder, package, mapping[last], mapping, directory, tuple(others))
     for path, module in modules.items():
         target = renamed.file(path)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -371,12 +279,12 @@ def restore_names(text: str, mapping: dict[str, str]) -> str:
 
 @contextmanager
 def importable(renamed: Renamed):
-    """The renamed package importable, and forgotten afterwards."""
+    """The renamed packages importable, and forgotten afterwards."""
     sys.path.insert(0, str(renamed.directory))
     try:
         yield
     finally:
         sys.path.remove(str(renamed.directory))
-        top = renamed.new_package
-        for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
+        tops = {renamed.name(package.rpartition(".")[2]) for _, package in renamed.packages}
+        for name in [n for n in sys.modules if n.partition(".")[0] in tops]:
             del sys.modules[name]

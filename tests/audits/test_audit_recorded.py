@@ -21,6 +21,7 @@ from compiler.backends import TARGETS
 from compiler.compat.corpus import default_corpus
 
 CORPUS = REPOSITORY / "tests" / "fixtures" / "recorded_corpus"
+COMPAT_LIBRARY = REPOSITORY / "tests" / "fixtures" / "compat_library"
 NINETOOTHED_TESTS = default_corpus("ninetoothed-tests-*.tar.gz")
 CHECKED = [check for check in CHECKS if check != "imports"]  # the suite's test covers imports
 
@@ -77,6 +78,21 @@ def test_a_renamed_tests_package_still_makes_the_same_kernels(tmp_path):
     assert "_kernels" not in text and "WIDTH" not in text
     run = record((renamed.directory, *case.import_paths), case.test, rename=renamed.name)
     assert len(run.kernels) == 2, run.stopped
+
+
+def test_a_corpus_s_library_is_renamed_with_its_tests(tmp_path):
+    """The compat fixture's kernels are its library's (`tinylib`), which the tests call: the
+    renamed tests import the renamed library, whose programs are renamed too."""
+    (case,) = recorded_cases(COMPAT_LIBRARY, ["test_scale::test_scale"])
+    ((folder, name),) = case.companions()
+    assert name == "tinylib"
+    renamed = rename_package(case.folder, case.package, tmp_path, seed=3, others=((folder, name),))
+    library = renamed.file(folder / "ops.py").read_text()
+    assert "def scaled(" not in library and "def arrangement(" not in library
+    assert renamed.name("tinylib") in renamed.file(case.path).read_text()
+    run = record((renamed.directory, *case.import_paths), case.test, rename=renamed.name)
+    (kernel,) = run.kernels
+    assert kernel.program[1].__module__ == renamed.module("tinylib.ops")
 
 
 def _digest(text: str) -> str:
