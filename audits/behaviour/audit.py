@@ -186,8 +186,10 @@ def _audit_case(
     """The case's findings, and its artifact for the replay."""
     where = f"behaviour/{backend}/{case.name}/{configuration.label}"
     findings = []
-    own = [case.path.parent, *(folder for folder, _ in case.companions())]  # the program's files
-    with purity.recording(root, PACKAGE, FRONT_END, own) as events:
+    # The program's files: the case's folder, and every folder of the packages renamed with it.
+    own = {case.path.parent}
+    own.update(path.parent for folder, _ in case.companions() for path in folder.rglob("*.py"))
+    with purity.recording(root, PACKAGE, FRONT_END, sorted(own)) as events:
         original = _compile(case, backend, configuration, what="the program")
     if "purity" in checks:
         findings += [

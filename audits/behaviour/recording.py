@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import random
 import signal
 import sys
 import threading
@@ -28,6 +29,7 @@ TIME_LIMIT = 60  # seconds a test may run while recording
 # Where the `block_size()`s a recording run makes are numbered from: far from the compile's own
 # numbering (from 0), so the two never share a name; the same in every run, renamed or not.
 FIRST_BLOCK_SIZE = 1000
+SEED = 0  # of `random`, NumPy's and torch's generators at the start of each run
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,7 @@ def record(
     numbered = block_sizes_numbered_from(FIRST_BLOCK_SIZE)
     with numbered, recording(roots, module_name.partition(".")[0]) as made:
         stopped = ""
+        _seed()  # the same random sizes in every run of the test, renamed or not
         try:
             if path is None:
                 module = importlib.import_module(module_name)
@@ -196,6 +199,15 @@ def record(
         except BaseException as error:  # its own checks at the latest (nothing ran), a skip
             stopped = f"{type(error).__name__}: {str(error)[:300]}"
     return Run([Recorded(r.program, *r.calls[0]) for r in made], stopped)
+
+
+def _seed() -> None:
+    import numpy
+    import torch
+
+    random.seed(SEED)
+    numpy.random.seed(SEED)
+    torch.manual_seed(SEED)
 
 
 def _renamed_module(dotted: str, rename: Callable[[str], str]) -> str:

@@ -99,6 +99,7 @@ class _Rename(cst.CSTTransformer):
         self.modules = modules  # the stems of the package's modules and folders
         self.rng = rng
         self.package_roots: set[str] = set()  # names bound to the package or its modules
+        self.function_aliases: set[str] = set()  # `from pkg.mod import f as g`: g, f the package's
         self.in_package_import = False
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -122,9 +123,11 @@ class _Rename(cst.CSTTransformer):
         self.in_package_import = bool(node.relative) or self._in_package(module)
         if self.in_package_import and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
-                if alias.name.value in self.modules:
-                    bound = alias.asname.name if alias.asname else alias.name
+                bound = alias.asname.name if alias.asname else alias.name
+                if alias.name.value in self.modules:  # a module (a name may be both)
                     self.package_roots.add(bound.value)
+                if alias.name.value in self.functions:
+                    self.function_aliases.add(bound.value)
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
         self.in_package_import = False
@@ -191,7 +194,7 @@ class _Rename(cst.CSTTransformer):
     def _ours(self, callee: cst.BaseExpression) -> bool:
         """A function the package defines: its parameters are renamed, so are the keywords."""
         if isinstance(callee, cst.Name):
-            return callee.value in self.functions
+            return callee.value in self.functions or callee.value in self.function_aliases
         return (
             isinstance(callee, cst.Attribute)
             and _root(callee) in self.package_roots

@@ -67,6 +67,16 @@ def test_every_check_is_clean_on_ninetoothed_s_own_tests():
     assert [finding.as_text() for finding in findings] == []
 
 
+def test_every_kernel_ntops_tests_call_is_clean_renamed_with_the_library():
+    """ntops' tests call its library, renamed with them: aliases of its functions called with
+    keywords, random sizes drawn in the tests (seeded alike in both runs)."""
+    notes = []
+    cases = recorded_cases(default_corpus(), note=notes.append)
+    assert len(cases) >= 100 and notes == []
+    findings = audit_behaviour(cases, ["triton"], checks=CHECKED, seed=23)
+    assert [finding.as_text() for finding in findings] == []
+
+
 def test_a_renamed_tests_package_still_makes_the_same_kernels(tmp_path):
     case = recorded_cases(CORPUS, ["test_rows"])[0]
     renamed = rename_package(case.folder, case.package, tmp_path, seed=3)
