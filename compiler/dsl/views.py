@@ -257,7 +257,8 @@ class Arith:
             checks.append(self.domain.ge(self.lift(index), self.domain.const(0)))
         if not (isinstance(index, int) and isinstance(size, int) and index < size):
             checks.append(self.domain.lt(self.lift(index), self.lift(size)))
-        # A domain may decide a check itself (`True`: the SSA domain knows what is >= 0).
+        # A domain may decide a check itself (`True`: the SSA domain knows what is >= 0 and what
+        # ranges over a tile dim).
         return functools.reduce(self.and_, [c for c in checks if c is not True], None)
 
     def and_(self, left: Any | None, right: Any | None) -> Any | None:

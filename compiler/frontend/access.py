@@ -119,7 +119,7 @@ class Accessor:
                 index = self.b.value("tile.expand_dims", index, axis=0)
             for _ in range(axis + 1, len(shape)):
                 index = self.b.value("tile.expand_dims", index, axis=len(index.type.shape))
-            self.domain.nonnegative.add(index)
+            self.domain.tile_range(index, size)
             result.append(index)
         return result
 

@@ -36,6 +36,9 @@ class IndexDomain:
         # most bounds checks of an access are, and emitting them only for `ssa.canonicalize` to
         # prove them away costs every walk in between.
         self.nonnegative: set[Value] = {self.program_id, *sizes.values()}
+        # Ranges over a tile dim: value -> the dim, an int or a meta symbol's name; `x < dim` is
+        # true without an op (an access's innermost bounds checks).
+        self.below: dict[Value, int | str] = {}
 
     def _at_entry(self, op: Operation) -> Value:
         self.entry.insert(len(self.metas), op)
@@ -120,7 +123,17 @@ class IndexDomain:
             return 0
         return self._closed("arith.irem", a, b)
 
+    def tile_range(self, index: Value, size: int | str) -> None:
+        """`index` takes the values 0 .. size - 1 (a tile dim of `size`)."""
+        self.nonnegative.add(index)
+        self.below[index] = size
+
     def lt(self, a: Index, b: Index) -> Index:
+        dim = self.below.get(a) if isinstance(a, Value) else None
+        if type(dim) is int and type(b) is int and dim <= b:
+            return True
+        if type(dim) is str and isinstance(b, Value) and self.metas.get(dim) is b:
+            return True
         return self.arith.compare("lt", self._index(a), self._index(b))
 
     def ge(self, a: Index, b: Index) -> Index:
