@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -27,6 +28,14 @@ EXAMPLE_REGISTRY = frozenset(
     }
 )  # fmt: skip
 SHARED_PATH = "compiler/passes/example.py"
+
+
+def copy_project(destination: Path) -> Path:
+    """The compiler and the audits copied to `destination`, for a plant to edit."""
+    ignore = shutil.ignore_patterns("__pycache__")
+    for folder in ("compiler", "audits"):
+        shutil.copytree(REPOSITORY / folder, destination / folder, ignore=ignore)
+    return destination
 
 
 def audit_snippet(

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from audit_support import REPOSITORY
+from audit_support import copy_project
 
 from compiler.ir.parser import parse_kernel
 from compiler.suite import SUITE
@@ -393,13 +392,6 @@ def _plants() -> list[Plant]:
 PLANTS = _plants()
 
 
-def _copy_project(destination: Path) -> Path:
-    ignore = shutil.ignore_patterns("__pycache__")
-    for folder in ("compiler", "audits"):
-        shutil.copytree(REPOSITORY / folder, destination / folder, ignore=ignore)
-    return destination
-
-
 def _plant(root: Path, plant: Plant) -> None:
     for relative, find, replace in plant.edits:
         path = root / relative
@@ -423,7 +415,7 @@ def _audit(root: Path, plant: Plant) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("plant", PLANTS, ids=[plant.name for plant in PLANTS])
 def test_planted_disguise_is_caught_and_controls_stay_clean(plant: Plant, tmp_path):
-    root = _copy_project(tmp_path)
+    root = copy_project(tmp_path)
     _plant(root, plant)
     done = _audit(root, plant)
     if plant.code is None:
@@ -435,7 +427,7 @@ def test_planted_disguise_is_caught_and_controls_stay_clean(plant: Plant, tmp_pa
 
 def test_an_unplanted_copy_is_clean(tmp_path):
     """The copy itself is clean under every check the plants use, so a finding is the plant's."""
-    root = _copy_project(tmp_path)
+    root = copy_project(tmp_path)
     command = [sys.executable, "-m", "audits", "behaviour", "--backend", "triton"]
     for kernel in sorted({plant.kernel for plant in PLANTS}):
         command += ["--kernel", kernel]

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
-from audit_support import REPOSITORY
+from audit_support import REPOSITORY, copy_project
 
 from audits.behaviour.audit import CHECKS, audit_behaviour
 from audits.behaviour.recorded import recorded_cases
@@ -112,9 +111,7 @@ def _digest(text: str) -> str:
 def test_a_kernel_name_read_in_the_emitter_is_caught_on_a_test_written_kernel(tmp_path):
     """The emitter of a copy of the compiler treats the kernel whose name hashes to that of the
     fixture's `scaled_sum_kernel` differently: the identity check names the test's case."""
-    for folder in ("compiler", "audits"):
-        ignore = shutil.ignore_patterns("__pycache__")
-        shutil.copytree(REPOSITORY / folder, tmp_path / folder, ignore=ignore)
+    copy_project(tmp_path)
     emitter = tmp_path / "compiler/backends/emitter.py"
     find = "    return _Emitter(kernel, target, ssa).run()\n"
     text = emitter.read_text()
