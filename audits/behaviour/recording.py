@@ -62,12 +62,12 @@ class Run:
 class _Recorder:
     program: tuple
     made: list  # the run's recorders in the order of their first calls
-    calls: list = field(default_factory=list)
+    first_call: tuple | None = None  # (args, kwargs)
 
     def __call__(self, *args, **kwargs) -> None:
-        if not self.calls:
+        if self.first_call is None:
+            self.first_call = args, kwargs
             self.made.append(self)
-        self.calls.append((args, kwargs))
 
 
 class _Refused(Exception):
@@ -124,8 +124,8 @@ def recording(roots: Sequence[Path], package: str) -> Iterator[list[_Recorder]]:
     (`package` too), `ninetoothed` bound to the recording stand-in; yields the run's recorders."""
     from compiler.cli.program import ninetoothed_for
     from compiler.compat import on_cpu
+    from compiler.compat.library import library_imports
     from compiler.frontend.handle import jit_program
-    from compiler.suite.loader import bound_modules
 
     made: list[_Recorder] = []
     stand_in = ninetoothed_for("triton")
@@ -144,24 +144,12 @@ def recording(roots: Sequence[Path], package: str) -> Iterator[list[_Recorder]]:
 
     stand_in.make, stand_in.jit, stand_in.build = make, jit, refused
     stand_in.aot.aot = refused
-    bound = bound_modules(stand_in)
-    saved_modules = {name: sys.modules.get(name) for name in bound}
-    saved_path = list(sys.path)
     finder = on_cpu.install(list(roots))
-    sys.path[:0] = [str(root) for root in roots]
-    _forget(package, roots)
-    sys.modules.update(bound)
     try:
-        yield made
+        with library_imports(roots, package, stand_in):
+            yield made
     finally:
-        _forget(package, roots)
-        sys.path[:] = saved_path
         sys.meta_path.remove(finder)
-        for name, module in saved_modules.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
 
 
 def record(
@@ -198,7 +186,7 @@ def record(
             raise
         except BaseException as error:  # its own checks at the latest (nothing ran), a skip
             stopped = f"{type(error).__name__}: {str(error)[:300]}"
-    return Run([Recorded(r.program, *r.calls[0]) for r in made], stopped)
+    return Run([Recorded(r.program, *r.first_call) for r in made], stopped)
 
 
 def _seed() -> None:
@@ -212,16 +200,6 @@ def _seed() -> None:
 
 def _renamed_module(dotted: str, rename: Callable[[str], str]) -> str:
     return ".".join(rename(part) for part in dotted.split("."))
-
-
-def _forget(package: str, roots: Sequence[Path]) -> None:
-    """Drop `package` and every module loaded from under `roots` (a library the tests import
-    keeps the `ninetoothed` it was imported with)."""
-    folders = [str(Path(root).resolve()) for root in roots]
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None) or ""
-        if name == package or name.startswith(f"{package}.") or file.startswith(tuple(folders)):
-            del sys.modules[name]
 
 
 class _TimeUp(Exception):

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from compiler.compat.corpus import Corpus
+from compiler.suite.loader import bound_modules
 
 
 def import_library_module(corpus: Corpus, name: str, ninetoothed_module: ModuleType) -> ModuleType:
@@ -29,24 +30,30 @@ def import_library_module(corpus: Corpus, name: str, ninetoothed_module: ModuleT
 def library_imports(
     paths: Sequence[Path], package: str, ninetoothed_module: ModuleType
 ) -> Iterator[None]:
-    """Inside: `paths` first on `sys.path`, `ninetoothed` bound to `ninetoothed_module`, and
-    `package` imported afresh; afterwards its modules are forgotten and both undone."""
-    bound = {"ninetoothed": ninetoothed_module, "ninetoothed.language": ninetoothed_module.language}
+    """Inside: `paths` first on `sys.path`, `ninetoothed` and its submodules bound to
+    `ninetoothed_module`'s (`bound_modules`), and `package` and every module under `paths`
+    imported afresh; afterwards those are forgotten and both undone."""
+    bound = bound_modules(ninetoothed_module)
     saved_modules = {n: sys.modules[n] for n in bound if n in sys.modules}
     saved_path = list(sys.path)
-    _drop(package)
+    _drop(package, paths)
     sys.modules.update(bound)
     sys.path[:0] = [str(p) for p in paths]
     try:
         yield
     finally:
         sys.path[:] = saved_path
-        _drop(package)
+        _drop(package, paths)
         for n in bound:
             sys.modules.pop(n, None)
         sys.modules.update(saved_modules)
 
 
-def _drop(package: str) -> None:
-    for name in [n for n in sys.modules if n == package or n.startswith(f"{package}.")]:
-        del sys.modules[name]
+def _drop(package: str, paths: Sequence[Path]) -> None:
+    """Forget `package` and every module loaded from under `paths` (a library the package imports
+    keeps the `ninetoothed` it was imported with)."""
+    folders = tuple(str(Path(path).resolve()) for path in paths)
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None) or ""
+        if name == package or name.startswith(f"{package}.") or file.startswith(folders):
+            del sys.modules[name]

@@ -59,6 +59,10 @@ class Expr:
             memo["_hash"] = hash(self._key())
         return memo["_hash"]
 
+    def __getstate__(self) -> dict:
+        # A string's hash differs between processes: a copy sent to another one hashes anew.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def __add__(self, other: Expr | int) -> Expr:
         return _binary("add", self, other)
 

@@ -1,7 +1,11 @@
 """Symbolic integer expressions: folding, equality, evaluation, substitution, printing."""
 
 import operator
+import os
+import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -130,3 +134,21 @@ def test_folding_preserves_values_of_random_expressions():
         expr, value = random_pair(rng, 4)
         assert expr.evaluate({"a": 5, "b": -3, "c": 7}) == value, str(expr)
         assert as_expr(expr.substitute({"a": 5, "b": -3, "c": 7})) == value, str(expr)
+
+
+def test_an_expression_sent_to_another_process_hashes_there():
+    """Hashes are remembered per expression; a string's hash differs between processes."""
+    key = Symbol("n") + 1
+    hash(key)  # remembered here
+    sent = pickle.dumps({key: 5})
+    program = (
+        "import pickle, sys\n"
+        "from compiler.dsl.symbol import Symbol\n"
+        "table = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(table[Symbol('n') + 1])\n"
+    )
+    environment = {**os.environ, "PYTHONHASHSEED": "7"}
+    done = subprocess.run(
+        [sys.executable, "-c", program], input=sent, capture_output=True, env=environment
+    )
+    assert done.stdout.decode().strip() == "5", done.stderr.decode()[-2000:]

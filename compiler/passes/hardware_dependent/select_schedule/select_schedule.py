@@ -21,6 +21,7 @@ decides. The trace records the choice and the reason as a remark.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from compiler.ir import Kernel, Operation, TileType, print_kernel, value_type
@@ -239,9 +240,7 @@ def _substitute(
 def _check_size(op: Operation, type_: TileType, schedule: dict[str, int], most: int | None):
     if most is None or any(isinstance(d, str) for d in type_.shape):
         return
-    elements = 1
-    for dim in type_.shape:
-        elements *= dim
+    elements = math.prod(type_.shape)
     if elements > most:
         given = ", ".join(f"{n}={v}" for n, v in schedule.items()) or "no block sizes"
         raise PassError(
