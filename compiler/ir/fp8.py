@@ -1,6 +1,6 @@
 """The two fp8 formats (torch's float8_e4m3fn and float8_e5m2, Triton's float8e4nv and float8e5):
 their fields, and rounding to them by torch's own conversion (the reference the emulation in
-`ssa.emulate_fp8` is tested against).
+`ssa.emulate_narrow_floats` is tested against).
 
 e4m3fn has no infinities: its one NaN per sign has every exponent and mantissa bit set, and values
 beyond its largest finite (448) saturate to it. e5m2 is IEEE-like: infinities, and values from

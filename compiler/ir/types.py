@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Storage-only floats (torch's float8_e4m3fn and float8_e5m2): `ssa.emulate_fp8` turns them into
-# bytes and their math into f32 for a target that does not take them.
+# Storage-only floats (torch's float8_e4m3fn and float8_e5m2): `ssa.emulate_narrow_floats` turns
+# them into bytes and their math into f32 for a target that does not take them.
 FP8_DTYPES = ("f8e4m3fn", "f8e5m2")
 FLOAT_DTYPES = (*FP8_DTYPES, "f16", "bf16", "f32", "f64")
 INT_DTYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")

@@ -26,7 +26,7 @@ DEFAULT_PIPELINE = (
     "ssa.{backend}.optimize_schedule",
     "ssa.decompose_linalg",
     "ssa.lower_memory_scopes",
-    "ssa.emulate_fp8",
+    "ssa.emulate_narrow_floats",
     "ssa.legalize_argument_dtypes",
     "ssa.lower_backend_intrinsics",
     # Loop-level forms, each a no-op unless the target's capabilities ask for it.

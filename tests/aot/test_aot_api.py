@@ -23,8 +23,6 @@ from compiler.runtime.bindings import LaunchError
 from compiler.suite import SUITE
 
 CPU_FORMS = ("cuda", "tilelang", "tvm")
-# TileLang's C target takes no half-precision buffers.
-HALF = {"cuda": torch.bfloat16, "tilelang": torch.float32, "tvm": torch.bfloat16}
 
 
 def tiled(block, *tensors):
@@ -63,10 +61,8 @@ def nan(*shape, dtype=torch.float32):
 @pytest.mark.parametrize("backend", CPU_FORMS)
 def test_add_in_half_precision(backend, tmp_path):
     nt = ninetoothed_for(backend)
-    dtype = HALF[backend]
-    tensors = tuple(
-        nt.Tensor(1, dtype=nt.bfloat16 if dtype is torch.bfloat16 else nt.float32) for _ in range(3)
-    )
+    dtype = torch.bfloat16
+    tensors = tuple(nt.Tensor(1, dtype=nt.bfloat16) for _ in range(3))
     arrangement = functools.partial(tiled, 256)
     kernel = nt.make(
         arrangement, add, tensors, caller="cpu", kernel_name="add_0", output_dir=tmp_path

@@ -23,7 +23,8 @@ def test_ops_left_to_passes_are_not_legal():
 
 
 def test_every_ir_dtype_has_a_spelling():
-    """fp8 aside: ssa.emulate_fp8 makes it bytes before emission (Triton lists no fp8_dtypes)."""
+    """fp8 aside: ssa.emulate_narrow_floats makes it bytes before emission (Triton lists no
+    fp8_dtypes)."""
     assert not TRITON.capability("fp8_dtypes")
     spelled = {d: TRITON.dtype(d) for d in DTYPES if d not in FP8_DTYPES}
     assert spelled["index"] == "tl.int32"

@@ -133,5 +133,7 @@ def test_an_fp8_scalar_argument_is_refused_with_the_fix():
         device="cpu",
     )
     x = torch.zeros(64, dtype=torch.float8_e5m2)
-    with pytest.raises(PassError, match="ssa.emulate_fp8.*fp8 scalar; pass it as an f32"):
+    with pytest.raises(
+        PassError, match="ssa.emulate_narrow_floats.*f8e5m2 scalar, .* pass it as an f32"
+    ):
         kernel(x, 1.0, torch.empty_like(x))

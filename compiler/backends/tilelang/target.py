@@ -101,7 +101,8 @@ _DTYPES = {
 
 
 # TileLang 0.1.15's C target has no bfloat16 type at all ("Cannot convert type bfloat16 to C
-# type"): a kernel with bf16 values is refused (the emitter names the op), not crashed in TileLang.
+# type"): bf16 values are held as their bits (capability `stored_only_dtypes`), and their math
+# computes in f32.
 _C_DTYPES = {dtype: spelled for dtype, spelled in _DTYPES.items() if dtype != "bf16"}
 
 # TileLang 0.1.15's C wrapper spells no bfloat16 or uint32 pointer, and declares a bool buffer
@@ -142,6 +143,7 @@ TARGET = Target(
         **TIR_CAPABILITIES,
         "buffer_dtypes": C_BUFFER_DTYPES,
         "scalar_dtypes": C_SCALAR_DTYPES,
+        "stored_only_dtypes": frozenset({"bf16"}),
     },
     operand_dtypes={
         **OPERAND_DTYPES,

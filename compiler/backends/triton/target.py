@@ -110,6 +110,9 @@ TARGET = Target(
         "dot_min": 16,
         "max_tile_elements": 1 << 20,
         "index_bits": 32,
+        # Triton's CPU interpreter adds, compares and reduces bf16 values as their raw 16 bits,
+        # and truncates to bf16 where a GPU rounds: bf16 math there computes in f32.
+        "stored_only_dtypes": frozenset({"bf16"}),
     },
     operand_dtypes={
         **OPERAND_DTYPES,
@@ -122,5 +125,10 @@ TARGET = Target(
     },
 )
 
-# One language for both devices: on a GPU the same source is compiled instead of interpreted.
-TARGETS = {"cpu": TARGET, "cuda": dataclasses.replace(TARGET, device="cuda")}
+# One language for both devices: on a GPU the same source is compiled instead of interpreted, and
+# computes with bf16.
+_GPU_CAPABILITIES = {k: v for k, v in TARGET.capabilities.items() if k != "stored_only_dtypes"}
+TARGETS = {
+    "cpu": TARGET,
+    "cuda": dataclasses.replace(TARGET, device="cuda", capabilities=_GPU_CAPABILITIES),
+}

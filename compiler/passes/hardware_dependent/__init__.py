@@ -3,7 +3,7 @@ dtypes) what to do, never which backend it is. In pipeline order:
 
 - `select_schedule/`            bind block sizes (a static rule or measured autotuning)
 - `lower_memory_scopes.py`      spell each access's memory scope the target's way
-- `emulate_fp8/`                fp8 as integer codes where the target does not compute with it
+- `emulate_narrow_floats/`      fp8, bf16 as their bits where the target does not compute them
 - `legalize_argument_dtypes.py` argument element types the target cannot take
 - `lower_tiles_to_loops/`       targets without tile values: arrays and loops over elements
 - `lower_parallel.py`           element loops run serially, natively or across a block's threads
@@ -22,12 +22,12 @@ from compiler.passes.hardware_dependent import (
     vectorize_accesses,
     wrap_grid,
 )
-from compiler.passes.hardware_dependent.emulate_fp8 import emulate_fp8
+from compiler.passes.hardware_dependent.emulate_narrow_floats import emulate_narrow_floats
 from compiler.passes.hardware_dependent.lower_tiles_to_loops import lower_tiles_to_loops
 from compiler.passes.hardware_dependent.select_schedule import select_schedule
 
 __all__ = [
-    "emulate_fp8",
+    "emulate_narrow_floats",
     "legalize_argument_dtypes",
     "lower_memory_scopes",
     "lower_parallel",

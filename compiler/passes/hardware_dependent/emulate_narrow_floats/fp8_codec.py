@@ -19,7 +19,7 @@ F32_MANTISSA, F32_BIAS = 23, 127
 F32_INFINITY, F32_NAN = 0x7F800000, 0x7FC00000
 
 
-class _Words:
+class Words:
     """u32 arithmetic on values of one shape, constants made to match."""
 
     def __init__(self, builder: Builder, like: Value):
@@ -53,7 +53,7 @@ class _Words:
 def decode(builder: Builder, byte: Value, dtype: str) -> Value:
     """The f32 value of the fp8 code `byte` (a u8 value)."""
     f = fp8.FORMATS[dtype]
-    w = _Words(builder, byte)
+    w = Words(builder, byte)
     code = builder.value("arith.cast", byte, dtype="u32")
     sign = w.op("arith.shl", w.op("arith.and", code, 0x80), 24)
     magnitude = w.op("arith.and", code, 0x7F)
@@ -76,7 +76,7 @@ def decode(builder: Builder, byte: Value, dtype: str) -> Value:
 def encode(builder: Builder, value: Value, dtype: str) -> Value:
     """The fp8 code (a u8 value) nearest the f32 `value`."""
     f = fp8.FORMATS[dtype]
-    w = _Words(builder, value)
+    w = Words(builder, value)
     bits = builder.value("arith.bitcast", value, dtype="u32")
     sign = w.op("arith.and", w.op("arith.shr", bits, 24), 0x80)
     magnitude = w.op("arith.and", bits, 0x7FFFFFFF)
