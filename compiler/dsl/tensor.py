@@ -213,6 +213,8 @@ class Tensor:
         The outer size is ceil((size - dilation * (tile - 1) - 1) / stride) + 1, or floor with
         `floor_mode`.
         """
+        if self.ndim == 0:  # a scalar has nothing to tile: NineToothed ignores the sizes given
+            tile_shape, strides, dilation = (), None, None
         hint = "e.g. tile((BLOCK_SIZE, -1)) for a two-dimensional tensor"
         self._check_count("tile_shape", tile_shape, hint)
         strides = (-1,) * self.ndim if strides is None else tuple(strides)

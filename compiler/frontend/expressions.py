@@ -337,7 +337,14 @@ class ExpressionLowerer:
             return func(*args, **kwargs)  # `x.dtype.is_floating()`, `name.startswith(...)`
         if callable(func) and hasattr(func, "__code__"):
             return self.inline_call(func, node, args, kwargs)
-        raise CompileError(f"cannot call {_describe(func)} inside an application")
+        wrapped = getattr(func, "fn", None)  # a @triton.jit helper: its Python function
+        if callable(wrapped) and hasattr(wrapped, "__code__"):
+            return self.inline_call(wrapped, node, args, kwargs)
+        raise CompileError(
+            f"cannot call {_describe(func)} inside an application; call a Python function (it "
+            "is inlined) or a ninetoothed.language or triton.language function, or compute the "
+            "value before the launch"
+        )
 
     def unpacked(self, node: ast.expr, kind: type) -> object:
         """What `*x` (a tuple or list) or `**x` (a dict of keywords) spreads into a call: a value

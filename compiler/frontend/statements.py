@@ -253,7 +253,10 @@ class FunctionLowerer(ExpressionLowerer):
             raise CompileError(f"call to {func.__qualname__}: {error}") from None
         bound.apply_defaults()
         callee.env.update(bound.arguments)
-        result = callee.run()
+        try:
+            result = callee.run()
+        except CompileError as error:  # located in the callee: say which call inlined it
+            raise error.called_from(self.filename, self.first_line + node.lineno - 1) from None
         # A helper that assigns to a parameter bound to a caller's local variable updates it, as
         # NineToothed's inliner does (e.g. an application computing into `output`).
         for parameter, arg_node in zip(callee.parameters, node.args, strict=False):

@@ -44,3 +44,21 @@ def test_bools_and_ints_as_flags(backend, application):
         torch.testing.assert_close(out, EXPECTED[application](x, flag), rtol=0, atol=0)
     flag_types = {specs[1].dtype for specs, *_ in kernel._artifacts}
     assert flag_types == {"i1", "i64"}  # one compiled form per signature
+
+
+def tiles_every_parameter(*tensors):
+    return tuple(t.tile((8,)) for t in tensors)
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_scalar_tiled_like_the_tensors_stays_a_scalar(backend):
+    """An arrangement that tiles every parameter alike, the scalar included: NineToothed ignores
+    the tile sizes given to a 0-dimensional tensor, and so does the compiler."""
+    kernel = ninetoothed.make(
+        tiles_every_parameter, branched, (Tensor(1), Tensor(0), Tensor(1)), backend=backend
+    )
+    x = torch.randn(13)
+    for flag in (True, False):
+        out = torch.full((13,), math.nan)
+        kernel(x, flag, out)
+        torch.testing.assert_close(out, EXPECTED[branched](x, flag), rtol=0, atol=0)

@@ -43,3 +43,34 @@ def test_a_name_triton_has_and_ntl_lacks_is_refused_at_its_line():
     kernel = ninetoothed.make(arrangement, unknown, (Tensor(1), Tensor(1)))
     with pytest.raises(CompileError, match=r"test_triton_language.py:\d+: .*no_such_function"):
         kernel(torch.randn(4), torch.randn(4))
+
+
+@triton.jit
+def _squared_plus(a, b):
+    return a * a + tl.abs(b)
+
+
+def calls_a_jit_helper(x, out):
+    out = _squared_plus(x, -1.0)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_triton_jit_helper_is_inlined(backend):
+    """A `@triton.jit` function called from an application is inlined as a Python helper is."""
+    kernel = ninetoothed.make(
+        arrangement, calls_a_jit_helper, (Tensor(1), Tensor(1)), backend=backend
+    )
+    x = torch.randn(13)
+    out = torch.full((13,), math.nan)
+    kernel(x, out)
+    torch.testing.assert_close(out, x * x + 1)
+
+
+def calls_an_object(x, out):
+    out = torch.nn.functional.relu(x)  # noqa: F841
+
+
+def test_a_call_of_something_else_is_refused_with_the_fix():
+    kernel = ninetoothed.make(arrangement, calls_an_object, (Tensor(1), Tensor(1)))
+    with pytest.raises(CompileError, match=r"cannot call .*\n  called from .*language.py:\d+$"):
+        kernel(torch.randn(4), torch.randn(4))
