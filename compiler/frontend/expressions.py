@@ -261,11 +261,18 @@ class ExpressionLowerer:
             return BoundMethod("offsets", lambda dim=None: accessor.offsets(ref, dim))
         if attr == "stride":
             return BoundMethod("stride", lambda dim: param.strides[dim])
+        if attr == "data_ptr":  # NineToothed's: a parameter the arrangement left as it is
+            if param.arranged is not param.arranged.source:
+                raise CompileError(
+                    f"{param.name} is arranged, and only a source tensor has a data pointer: "
+                    f"write {param.name}.source.data_ptr()"
+                )
+            return BoundMethod("data_ptr", lambda: Pointer(param))
         if attr == "T" or attr in PRIMITIVES or attr == "to":  # Triton's tensor methods
             return self.tile_attribute(self.operand(ref), attr)
         raise CompileError(
             f"{param.name} has no attribute {attr!r}; a parameter has .shape, .ndim, .dtype, "
-            ".source, .offsets(dim) and .stride(dim)"
+            ".source, .offsets(dim), .stride(dim) and, left as it is, .data_ptr()"
         )
 
     def expr_Subscript(self, node: ast.Subscript) -> object:

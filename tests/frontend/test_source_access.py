@@ -68,3 +68,34 @@ def test_a_source_takes_one_index_per_dimension():
     kernel = ninetoothed.make(blocks, one_index, (Tensor(2), Tensor(2)))
     with pytest.raises(CompileError, match=r"input.source has 2 dimension\(s\).*source\[i, i\]"):
         kernel(torch.randn(4, 4), torch.randn(4, 4))
+
+
+def table_and_indices(table, indices, output):
+    block = ninetoothed.block_size()
+    return table, indices.tile((block,)), output.tile((block,))
+
+
+def looked_up(table, indices, output):
+    output = ntl.load(table.data_ptr() + indices * table.stride(0)) + 1.0  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_parameter_left_as_it_is_has_a_data_pointer(backend):
+    """As in NineToothed, `x.data_ptr()` where the arrangement returns `x` itself: a gather."""
+    tensors = (Tensor(1), Tensor(1, dtype=ninetoothed.int64), Tensor(1))
+    kernel = ninetoothed.make(table_and_indices, looked_up, tensors, backend=backend)
+    table = torch.randn(200)[::2]  # strided: the stride is read, not assumed
+    indices = torch.randint(0, 100, (37,))
+    output = torch.full((37,), math.nan)
+    kernel(table, indices, output)
+    torch.testing.assert_close(output, table[indices] + 1.0, rtol=0, atol=0)
+
+
+def arranged_pointer(input, output):
+    output = ntl.load(input.data_ptr())  # noqa: F841
+
+
+def test_an_arranged_parameter_has_no_data_pointer():
+    kernel = ninetoothed.make(blocks, arranged_pointer, (Tensor(2), Tensor(2)))
+    with pytest.raises(CompileError, match=r"input is arranged.*write input.source.data_ptr\(\)"):
+        kernel(torch.randn(4, 4), torch.randn(4, 4))
