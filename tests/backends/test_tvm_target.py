@@ -49,11 +49,13 @@ def test_suite_kernel_compiles_for_cuda(name, cuda_forms):
     assert f"__global__ void {name}_kernel(" in cuda_forms[name]
 
 
-def test_the_cuda_record_differs_only_in_how_programs_run():
+def test_the_cuda_record_differs_only_in_how_programs_run_and_what_it_computes_with():
     cpu, cuda = get_target("tvm", "cpu"), get_target("tvm", "cuda")
     assert cuda.device == "cuda"
     # Atomics are spelled only where one program runs at a time (a read, then a store).
     assert set(cpu.spelling) - set(cuda.spelling) == {"mem.atomic"}
     assert all(cuda.spelling[op] == cpu.spelling[op] for op in cuda.spelling)
-    assert cpu.capabilities == cuda.capabilities
+    # bf16 math: through LLVM's legalization on the CPU (which fails on a bf16 Let) it is held as
+    # bits and computed in f32; CUDA computes with it.
+    assert {**cuda.capabilities, "stored_only_dtypes": {"bf16"}} == cpu.capabilities
     assert cpu.syntax.grid_open != cuda.syntax.grid_open
