@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import tilelang
 import torch
 from tilelang.contrib.nvcc import compile_cuda
 from tilelang.jit import JITKernel
-from tilelang.tools.compile_only import compile_kernel_source, discover_prim_func
+from tilelang.tools.compile_only import discover_prim_func
+from tvm.target import Target
 
 from compiler.backends.artifact import Artifact
 from compiler.backends.tilelang.target import C_BUFFER_DTYPES
@@ -27,6 +29,7 @@ from compiler.runtime.plan import Runner
 
 _TARGETS = {"cpu": "c", "cuda": "cuda"}
 _KERNELS: dict[tuple[str, str], JITKernel] = {}
+_CUDA_KERNELS: dict[tuple[str, str], CudaKernel] = {}
 
 
 def _unexport_bundled_tvm() -> None:
@@ -71,6 +74,16 @@ def compiled(artifact: Artifact) -> JITKernel:
     return _KERNELS[key]
 
 
+@dataclass(frozen=True)
+class CudaKernel:
+    """What TileLang makes of a kernel's CUDA form: the CUDA C++ (its `<name>_kernel` global
+    function) and how to launch it, one block per program."""
+
+    source: str
+    threads: int
+    dynamic_shared_memory: int
+
+
 def cuda_source(artifact_or_source: Artifact | str, arch: str = "sm_90") -> str:
     """The CUDA C++ TileLang generates from a kernel's CUDA form (no GPU needed).
 
@@ -79,15 +92,41 @@ def cuda_source(artifact_or_source: Artifact | str, arch: str = "sm_90") -> str:
     """
     if isinstance(artifact_or_source, str):
         func = discover_prim_func(load_module(artifact_or_source))
-    else:
-        artifact = artifact_or_source
-        if artifact.device != "cuda":
-            raise ValueError(
-                f"@{artifact.kernel_name} was lowered for device {artifact.device!r}; lower it "
-                "for device='cuda' to get its CUDA form"
-            )
+        return _lower_for_cuda(func, arch).source
+    return cuda_kernel(artifact_or_source, arch).source
+
+
+def cuda_kernel(artifact: Artifact, arch: str = "sm_90") -> CudaKernel:
+    """`artifact`'s CUDA form lowered by TileLang (once per process per source and arch)."""
+    if artifact.device != "cuda":
+        raise ValueError(
+            f"@{artifact.kernel_name} was lowered for device {artifact.device!r}; lower it "
+            "for device='cuda' to get its CUDA form"
+        )
+    key = (artifact.source, arch)
+    if key not in _CUDA_KERNELS:
         func = _prim_func(artifact.source, artifact.kernel_name)
-    return compile_kernel_source(func, {"kind": "cuda", "arch": arch})
+        _CUDA_KERNELS[key] = _lower_for_cuda(func, arch)
+    return _CUDA_KERNELS[key]
+
+
+def _lower_for_cuda(func, arch: str) -> CudaKernel:
+    target = Target({"kind": "cuda", "arch": arch})
+    with tilelang.transform.PassContext(opt_level=3), target:
+        lowered = tilelang.lower(func, target=target, enable_device_compile=False)
+    (device_func,) = lowered.device_mod.functions.values()  # one kernel: one block per program
+    attrs = device_func.attrs
+    extents = {tag: str(extent) for tag, extent in dict(attrs["thread_extent"]).items()}
+    others = ("threadIdx.y", "threadIdx.z", "blockIdx.y", "blockIdx.z")
+    if any(extents.get(tag, "1") != "1" for tag in others) or "cluster_dims" in attrs:
+        raise LaunchError(
+            f"TileLang launches this kernel on {extents} (cluster dims: "
+            f"{'cluster_dims' in attrs}): the compiler makes 1-D launches only, one block per "
+            "program (see compiler/runtime/tilelang_launcher.py)"
+        )
+    threads = int(extents.get("threadIdx.x", 1))
+    shared = int(attrs["dyn_shared_memory_buf"]) if "dyn_shared_memory_buf" in attrs else 0
+    return CudaKernel(str(lowered.kernel_source), threads, shared)
 
 
 def cuda_binary(cuda: str, arch: str = "sm_90") -> bytes:

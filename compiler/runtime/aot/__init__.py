@@ -40,8 +40,8 @@ class Built:
     command: list[str]  # the compiler and flags it was built with (sources and -o follow)
 
 
-# The backends with a form here: a module `<backend>_form` with SUFFIX (its source's), DEVICES
-# (the callers it serves), `source(artifact)` (what precedes the launch function), `call(artifact,
+# The backends with a form here: a module `<backend>_form` with SUFFIX (the callers it serves, each
+# with its source's suffix), `source(artifact)` (what precedes the launch function), `call(artifact,
 # arguments)` (the launch's statements that run the kernel), `command(artifact)` (the compiler
 # and flags) and, where the library links more than the source, `objects(artifact, directory)`.
 FORMS = ("cuda", "tilelang", "triton", "tvm")
@@ -93,7 +93,7 @@ def write(
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "ninetoothed.h").write_text((C_DIR / "ninetoothed.h").read_text())
     (directory / f"{name}.h").write_text(header(name, parameters))
-    source = directory / f"{name}{form.SUFFIX}"
+    source = directory / f"{name}{form.SUFFIX[caller]}"
     helpers = (C_DIR / "ntc_aot_launch.h").read_text()
     source.write_text(f'#include "ninetoothed.h"\n\n{form.source(artifact)}\n{helpers}\n{launch}')
     manifest = {"kernel": name, "caller": caller, "backend": handle.backend}
@@ -122,11 +122,11 @@ def _form(backend: str, caller: str):
             f"backend {backend!r} has no ahead-of-time form; use one of {', '.join(FORMS)}"
         )
     form = _module(backend)
-    if caller not in form.DEVICES:
-        others = [b for b in FORMS if caller in _module(b).DEVICES]
+    if caller not in form.SUFFIX:
+        others = [b for b in FORMS if caller in _module(b).SUFFIX]
         raise CompileError(
             f"caller={caller!r}: the {backend} backend's ahead-of-time form runs on "
-            f"{', '.join(form.DEVICES)}; for {caller}, use backend {' or '.join(others)}"
+            f"{', '.join(form.SUFFIX)}; for {caller}, use backend {' or '.join(others)}"
         )
     return form
 

@@ -9,8 +9,7 @@ from compiler.runtime.aot.launch import Argument
 from compiler.runtime.cuda_build import HEADERS, SHIM_DIR, launch_entry, library_command
 from compiler.runtime.cuda_launcher import threads_per_block
 
-SUFFIX = ".cu"
-DEVICES = ("cpu", "cuda")
+SUFFIX = {"cpu": ".cu", "cuda": ".cu"}
 
 
 def source(artifact: Artifact) -> str:

@@ -20,8 +20,7 @@ from compiler.runtime.aot.launch import C_DIR, NO_DRIVER, Argument
 from compiler.runtime.cuda_build import library_command
 from compiler.runtime.cuda_launcher import threads_per_block
 
-SUFFIX = ".cpp"
-DEVICES = ("cuda",)
+SUFFIX = {"cuda": ".cpp"}
 ARCH = 90
 ROOT = Path(__file__).resolve().parents[2]  # where `compiler` is imported from
 

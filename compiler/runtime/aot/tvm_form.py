@@ -13,8 +13,7 @@ from compiler.errors import CompileError
 from compiler.runtime.aot.launch import C_DIR, REFUSED, Argument
 from compiler.runtime.cuda_build import library_command
 
-SUFFIX = ".cpp"
-DEVICES = ("cpu",)
+SUFFIX = {"cpu": ".cpp"}
 
 # IR dtype -> (DLPack type code, bits) of a buffer's elements.
 _DL_TYPES = {
