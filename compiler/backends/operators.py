@@ -36,6 +36,7 @@ OPERAND_DTYPES = {
     "arith.div": frozenset(FLOAT_DTYPES),
     "arith.idiv": INTEGERS,
     "arith.irem": INTEGERS,
+    "math.fmod": MATH_DTYPES,
 }
 
 

@@ -71,15 +71,50 @@ def _store(op: OpText) -> str:
     return f"if {mask[0]}: {statement}" if mask else statement
 
 
+def typed_arithmetic(typed: str) -> dict[str, Callable[[OpText], str]]:
+    """The ops whose TIR spelling needs a constant of the operands' type, spelled by `typed`
+    (fields dtype, value): TIR makes a bare Python int an int32, which an unsigned or narrow
+    operand does not meet (`b + 1` of a u8 is an int32, `-x` of a u8 fails to parse).
+
+    - idiv and irem truncate (TIR's `//` floors). A zero divisor traps on a CPU, and masked-off
+      lanes divide by what a masked load left there: it is taken as 1.
+    - neg of an unsigned is `0 - x`, the wrapped value as in C (elsewhere `-x`: `0 - x` would
+      lose the sign of a float zero)."""
+
+    def constant(op: OpText, value: str) -> str:
+        return typed.format(dtype=op.fields["result_dtype"], value=value)
+
+    def guarded(function: str) -> Callable[[OpText], str]:
+        def spell(op: OpText) -> str:
+            divisor = op.args[1]
+            guard = f"T.Select({divisor} == 0, {constant(op, '1')}, {divisor})"
+            return f"T.{function}({op.args[0]}, {guard})"
+
+        return spell
+
+    return {
+        "arith.idiv": guarded("truncdiv"),
+        "arith.irem": guarded("truncmod"),
+        "arith.neg": lambda op: (
+            f"{constant(op, '0')} - {op.args[0]}"
+            if op.operand_dtypes[0].startswith("u")
+            else f"-{op.args[0]}"
+        ),
+    }
+
+
+def _fmod(op: OpText) -> str:
+    """C's fmod, called in libm: TIR's own `T.fmod` has no lowering for C or LLVM."""
+    dtype = op.fields["result_dtype"].removeprefix("T.")
+    function = {"float32": "fmodf", "float64": "fmod"}[dtype]  # others are widened first
+    return f'T.call_pure_extern("{dtype}", "{function}", {op.args[0]}, {op.args[1]})'
+
+
 TIR_SPELLING = {
     **infix(INFIX),
-    # TIR's `//` floors; the IR's idiv truncates. A zero divisor traps on a CPU, and masked-off
-    # lanes divide by what a masked load left there: it is taken as 1.
-    "arith.idiv": "T.truncdiv({0}, T.Select({1} == 0, {1} + 1, {1}))",
-    "arith.irem": "T.truncmod({0}, T.Select({1} == 0, {1} + 1, {1}))",
+    "math.fmod": _fmod,
     "arith.max": "T.max({0}, {1})",
     "arith.min": "T.min({0}, {1})",
-    "arith.neg": "-{0}",
     "arith.cmp": _compare,
     "select.where": "T.Select({0}, {1}, {2})",
     "mem.store": _store,

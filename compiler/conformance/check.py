@@ -84,7 +84,9 @@ def _launched(kernel, form: Form, inputs: list[np.ndarray], backend: str) -> np.
 def _poisoned(dtype: str) -> torch.Tensor:
     if dtype in ("f32", "f16"):
         return torch.full((LENGTH,), float("nan"), dtype=TORCH[dtype])
-    return torch.full((LENGTH,), 1 if dtype == "i1" else -12345, dtype=TORCH[dtype])
+    return torch.full(
+        (LENGTH,), 1 if dtype == "i1" else 123 if dtype == "u8" else -12345, dtype=TORCH[dtype]
+    )
 
 
 def _first_difference(form: Form, inputs, got: np.ndarray, want: np.ndarray) -> str:

@@ -11,13 +11,27 @@ import numpy as np
 import torch
 
 LENGTH = 150  # two full tiles and a ragged one
-NUMPY = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i1": np.bool_}
-TORCH = {"f32": torch.float32, "f16": torch.float16, "i32": torch.int32, "i1": torch.bool}
+NUMPY = {
+    "f32": np.float32,
+    "f16": np.float16,
+    "i32": np.int32,
+    "i1": np.bool_,
+    "u8": np.uint8,
+    "i64": np.int64,
+}
+TORCH = {
+    "f32": torch.float32,
+    "f16": torch.float16,
+    "i32": torch.int32,
+    "i1": torch.bool,
+    "u8": torch.uint8,
+    "i64": torch.int64,
+}
 _FLOAT_EDGES = (
     0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.75, 1e-3, -7.0, 100.0,
     float("inf"), float("-inf"), float("nan"), 1e-30, 60000.0,
 )  # fmt: skip
-_INT_EDGES = (0, 1, -1, 2, -2, 7, -7, 100, -100, 2**31 - 1, -(2**31), 12345, -54321)
+_INT_EDGES = (0, 1, -1, 2, -2, 7, -7, 100, -100, 12345, -54321)  # and each type's least and most
 
 
 def arguments(operands: tuple[str, ...], seed: int) -> list[np.ndarray]:
@@ -28,10 +42,12 @@ def arguments(operands: tuple[str, ...], seed: int) -> list[np.ndarray]:
 def _values(dtype: str, first: bool, generator) -> np.ndarray:
     if dtype == "i1":
         return generator.integers(0, 2, LENGTH).astype(np.bool_)
-    if dtype == "i32":
-        edges = _INT_EDGES if first else ()
-        low, high = (-1000, 1000) if first else (1, 8)
+    if dtype in ("i32", "u8", "i64"):
+        limits = np.iinfo(NUMPY[dtype])
+        inside = [v for v in _INT_EDGES if limits.min <= v <= limits.max]
+        edges = [*inside, int(limits.min), int(limits.max)] if first else []
+        low, high = (max(-1000, limits.min), min(1000, limits.max)) if first else (1, 8)
         rest = generator.integers(low, high, LENGTH - len(edges))
-        return np.concatenate([np.array(edges, np.int64), rest]).astype(np.int32)
+        return np.concatenate([np.array(edges, np.int64), rest]).astype(NUMPY[dtype])
     rest = generator.standard_normal(LENGTH - len(_FLOAT_EDGES)) * 4
     return np.concatenate([np.array(_FLOAT_EDGES), rest]).astype(NUMPY[dtype])

@@ -118,6 +118,8 @@ class Arith:
         left, right = self.unify(a, b, div_or_mod=div_or_mod)
         if op_name == "arith.div" and is_integer(left.type.dtype):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
+        if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod
+            op_name = "math.fmod"
         return self.b.value(op_name, left, right)
 
     def compare(self, pred: str, a: Operand, b: Operand) -> Operand:

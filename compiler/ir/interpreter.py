@@ -317,6 +317,7 @@ class _Interpreter:
             "arith.cast": lambda a: a,
             "math.rsqrt": lambda a: 1 / np.sqrt(a),
             "math.pow": np.power,
+            "math.fmod": np.fmod,
             "math.erf": np.vectorize(math.erf, otypes=[float]),
             "math.atan": np.arctan,
             "math.isnan": np.isnan,

@@ -104,6 +104,12 @@ def _defs() -> list[OpDef]:
     ]
     defs += [
         OpDef("math.pow", (2, 2), type_rules.float_same, description="a ** b"),
+        OpDef(
+            "math.fmod",
+            (2, 2),
+            type_rules.float_same,
+            description="remainder of a / b with the sign of a (C's fmod; Triton's float %)",
+        ),
         OpDef("math.isnan", (1, 1), type_rules.float_test, description="x is NaN -> i1"),
         OpDef("select.where", (3, 3), type_rules.where, description="cond ? a : b, elementwise"),
         OpDef(

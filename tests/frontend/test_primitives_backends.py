@@ -94,6 +94,10 @@ def _nan_comparisons(x, y):
     return unequal + ntl.where(nan == nan, 4.0, 0.0) + ntl.where(nan <= x, 8.0, 0.0)
 
 
+def _remainder(x, y):
+    return x % y + (x * 4.0) % -1.5  # Triton's float %: C's fmod, the sign of the dividend
+
+
 def _reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     x, y = x.double(), y.double()
     small = (x * 0.4).clamp(-0.9, 0.9)
@@ -114,6 +118,7 @@ def _reference(name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         "_dtype_at_compile_time": lambda: x + 1,
         "_nan_tests": lambda: (y > 3).double() + (y < -3).double() * 2,
         "_nan_comparisons": lambda: _torch_nan_comparisons(x, y),
+        "_remainder": lambda: torch.fmod(x, y) + torch.fmod(x * 4, -1.5),
     }[name]()
 
 
@@ -125,6 +130,7 @@ def _torch_nan_comparisons(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 ELEMENTWISE = [_floor, _erf_tanh_atan, _hyperbolic, _inverse, _small_arguments, _logs, _rounding]
 ELEMENTWISE += [_pow, _clamp_fma, _dtype_at_compile_time, _nan_tests, _nan_comparisons]
+ELEMENTWISE += [_remainder]
 
 
 def _run(application, backend, x, y, out):

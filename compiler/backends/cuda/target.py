@@ -102,6 +102,7 @@ SPELLING = {
     **_DIVISIONS,
     **{name: f"{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
     "math.pow": "pow({0}, {1})",
+    "math.fmod": "fmod({0}, {1})",
     "math.isnan": "isnan({0})",
     "arith.max": "({0} > {1} ? {0} : {1})",
     "arith.min": "({0} < {1} ? {0} : {1})",

@@ -30,7 +30,13 @@ from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DTYPES, atomic
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
-from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, sequential_atomic
+from compiler.backends.tir import (
+    TIR_CAPABILITIES,
+    TIR_SPELLING,
+    masked_load,
+    sequential_atomic,
+    typed_arithmetic,
+)
 from compiler.ir.memory_rules import BOX_SCALARS, split_box
 
 
@@ -83,6 +89,7 @@ SPELLING = {
     "arith.constant": _constant,  # a Let, also inside the kernel
     "arith.cast": "T.Cast({dtype}, {0})",
     "arith.bitcast": "T.reinterpret({0}, {dtype})",
+    **typed_arithmetic("{dtype}({value})"),
     "mem.load": masked_load("{dtype}({value})"),
     "mem.alloc": _alloc,
     "mem.atomic": sequential_atomic("{dtype}({value})", "{name} = T.alloc_local((1,), {dtype})"),

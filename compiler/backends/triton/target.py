@@ -19,6 +19,7 @@ _INFIX = {
     **INFIX,
     "arith.idiv": "//",  # Triton's integer `//` truncates toward zero, as the IR's idiv
     "arith.irem": "%",  # and `%` takes the sign of the dividend, as the IR's irem
+    "math.fmod": "%",  # on floats Triton's `%` is LLVM's frem: C's fmod
 }
 
 

@@ -17,7 +17,13 @@ from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import LIBM_MATH, MATH, OPERAND_DTYPES
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
-from compiler.backends.tir import TIR_CAPABILITIES, TIR_SPELLING, masked_load, sequential_atomic
+from compiler.backends.tir import (
+    TIR_CAPABILITIES,
+    TIR_SPELLING,
+    masked_load,
+    sequential_atomic,
+    typed_arithmetic,
+)
 
 
 def _not(op: OpText) -> str:
@@ -38,6 +44,7 @@ SPELLING = {
     "arith.constant": "T.{result_dtype}({value})",
     "arith.cast": 'T.Cast("{dtype}", {0})',
     "arith.bitcast": 'T.reinterpret("{dtype}", {0})',
+    **typed_arithmetic("T.{dtype}({value})"),
     "mem.load": masked_load("T.{dtype}({value})"),
     "mem.alloc": _alloc,
     "mem.atomic": sequential_atomic(

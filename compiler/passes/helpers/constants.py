@@ -83,6 +83,8 @@ def _compute(op: Operation, dtype: str, x: list[Scalar]) -> Scalar | None:
         return {"arith.add": operator.add, "arith.sub": operator.sub}.get(name, operator.mul)(*x)
     if name == "arith.div" and is_float(dtype) and x[1] != 0:
         return x[0] / x[1]
+    if name == "math.fmod" and is_float(dtype) and x[1] != 0:
+        return math.fmod(x[0], x[1])
     if name in ("arith.idiv", "arith.irem") and is_integer(dtype) and x[1] != 0:
         quotient = abs(x[0]) // abs(x[1]) * (1 if (x[0] < 0) == (x[1] < 0) else -1)
         return quotient if name == "arith.idiv" else x[0] - x[1] * quotient
