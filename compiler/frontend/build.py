@@ -79,8 +79,9 @@ def build_kernel(
     FunctionLowerer(ctx, application, env).run()
 
     kernel.attrs["grid"] = grid_expression(arranged, specs, constexprs, sizes)
+    # A tensor the arrangement leaves untiled is one block every program sees whole.
     kernel.attrs["outer_tiles"] = [
-        [name, _outer_tiles(tensor, constexprs, sizes)]
+        [name, _outer_tiles(tensor, constexprs, sizes) if len(tensor.levels()) > 1 else "1"]
         for name, tensor, spec in zip(names, arranged, specs, strict=True)
         if spec.kind == "tensor"
     ]

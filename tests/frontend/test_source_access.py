@@ -99,3 +99,25 @@ def test_an_arranged_parameter_has_no_data_pointer():
     kernel = ninetoothed.make(blocks, arranged_pointer, (Tensor(2), Tensor(2)))
     with pytest.raises(CompileError, match=r"input is arranged.*write input.source.data_ptr\(\)"):
         kernel(torch.randn(4, 4), torch.randn(4, 4))
+
+
+def values_indices_and_bins(values, indices, bins):
+    return values.tile((16,)), indices.tile((16,)), bins
+
+
+def scatter_added(values, indices, bins):
+    ntl.atomic_add(bins.data_ptr() + indices * bins.stride(0), values)
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_an_untiled_tensor_written_through_its_pointer_has_no_tiles_to_miss(backend):
+    """A histogram: seven programs add into ten bins of an untiled tensor, which every program
+    sees whole; the launch's coverage check does not count its elements as tiles."""
+    tensors = (Tensor(1), Tensor(1, dtype=ninetoothed.int64), Tensor(1))
+    kernel = ninetoothed.make(values_indices_and_bins, scatter_added, tensors, backend=backend)
+    values = torch.randn(100)
+    indices = torch.randint(0, 10, (100,))
+    bins = torch.zeros(10)
+    kernel(values, indices, bins)
+    expected = torch.zeros(10).index_add_(0, indices, values)
+    torch.testing.assert_close(bins, expected, rtol=1e-5, atol=1e-5)
