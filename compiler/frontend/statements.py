@@ -8,9 +8,11 @@ scalar becomes `scf.if`; calling a Python function inlines it.
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import textwrap
 
+from compiler.dsl.language import Primitive
 from compiler.errors import CompileError
 from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
@@ -141,11 +143,12 @@ class FunctionLowerer(ExpressionLowerer):
         call = node.iter
         if not (
             isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Name)
-            and call.func.id == "range"
+            and self.is_range(self.expr(call.func))
             and isinstance(node.target, ast.Name)
         ):
-            raise CompileError("loops must be `for i in range(...)`")
+            raise CompileError(
+                "loops must be `for i in range(...)` (or Triton's ntl.range / ntl.static_range)"
+            )
         if node.orelse:
             raise CompileError("for ... else is not supported")
         bounds = [self.operand(self.expr(a)) for a in call.args]
@@ -167,6 +170,14 @@ class FunctionLowerer(ExpressionLowerer):
         )
         for name, result in zip(carried, op.results, strict=True):
             self.env[name] = result
+
+    @staticmethod
+    def is_range(func: object) -> bool:
+        """Python's `range`, or Triton's `range` and `static_range`: the same iterations (their
+        keywords are hints to Triton's compiler: pipelining, unrolling)."""
+        return func is builtins.range or (
+            isinstance(func, Primitive) and func.name in ("range", "static_range")
+        )
 
     def carries(self, name: str) -> bool:
         return name in self.env and not isinstance(self.env[name], TensorRef)

@@ -74,3 +74,21 @@ def test_a_call_of_something_else_is_refused_with_the_fix():
     kernel = ninetoothed.make(arrangement, calls_an_object, (Tensor(1), Tensor(1)))
     with pytest.raises(CompileError, match=r"cannot call .*\n  called from .*language.py:\d+$"):
         kernel(torch.randn(4), torch.randn(4))
+
+
+def triton_loops(x, out):
+    acc = x
+    for _ in tl.static_range(3):
+        acc = acc * 2.0
+    for i in tl.range(0, 2, num_stages=2):  # keywords are Triton's compiler hints
+        acc = acc + i
+    out = acc  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_tritons_range_and_static_range_loop(backend):
+    kernel = ninetoothed.make(arrangement, triton_loops, (Tensor(1), Tensor(1)), backend=backend)
+    x = torch.randn(13)
+    out = torch.full((13,), math.nan)
+    kernel(x, out)
+    torch.testing.assert_close(out, x * 8 + 1)
