@@ -64,6 +64,9 @@ class Accessor:
         self.domain = domain
         self.b = domain.arith.b
         self.constexprs = constexprs
+        # Parameters the application stores to as their own tiles (not through `.source` or a
+        # data pointer): the tiles the launch checks every program covers.
+        self.tile_written: set[str] = set()
 
     def tile_shape(self, param: Param) -> tuple:
         if len(param.levels) == 1:  # untiled: one element per program
@@ -222,6 +225,7 @@ class Accessor:
         value = self.b.broadcast_to(value, shape)
         operands = [ref.param.buffer, offsets, value] + ([mask] if mask is not None else [])
         self.b.create("mem.store", operands)
+        self.tile_written.add(ref.param.name)
 
     def offsets(self, ref: TensorRef, dim: int | None) -> Index:
         """`x.offsets()`: the memory offsets of the tile `x` names; `x.offsets(dim)`: its source

@@ -79,9 +79,11 @@ def build_kernel(
     FunctionLowerer(ctx, application, env).run()
 
     kernel.attrs["grid"] = grid_expression(arranged, specs, constexprs, sizes)
-    # A tensor the arrangement leaves untiled is one block every program sees whole.
+    # A tensor written only through its source or data pointer (a scatter, an atomic histogram)
+    # has no tiles of its own for programs to cover: 0.
+    written = ctx.accessor.tile_written
     kernel.attrs["outer_tiles"] = [
-        [name, _outer_tiles(tensor, constexprs, sizes) if len(tensor.levels()) > 1 else "1"]
+        [name, _outer_tiles(tensor, constexprs, sizes) if name in written else "0"]
         for name, tensor, spec in zip(names, arranged, specs, strict=True)
         if spec.kind == "tensor"
     ]

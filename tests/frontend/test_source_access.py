@@ -12,6 +12,7 @@ import compiler.dsl.language as ntl
 from compiler.backends import TARGETS
 from compiler.dsl import Tensor
 from compiler.errors import CompileError
+from compiler.runtime.bindings import LaunchError
 
 
 def blocks(input, output):
@@ -110,9 +111,9 @@ def scatter_added(values, indices, bins):
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
-def test_an_untiled_tensor_written_through_its_pointer_has_no_tiles_to_miss(backend):
-    """A histogram: seven programs add into ten bins of an untiled tensor, which every program
-    sees whole; the launch's coverage check does not count its elements as tiles."""
+def test_a_tensor_written_through_its_pointer_has_no_tiles_to_miss(backend):
+    """A histogram: seven programs add into ten bins of an untiled tensor through its data
+    pointer; the launch's coverage check counts only tiles a program writes as its own."""
     tensors = (Tensor(1), Tensor(1, dtype=ninetoothed.int64), Tensor(1))
     kernel = ninetoothed.make(values_indices_and_bins, scatter_added, tensors, backend=backend)
     values = torch.randn(100)
@@ -121,3 +122,16 @@ def test_an_untiled_tensor_written_through_its_pointer_has_no_tiles_to_miss(back
     kernel(values, indices, bins)
     expected = torch.zeros(10).index_add_(0, indices, values)
     torch.testing.assert_close(bins, expected, rtol=1e-5, atol=1e-5)
+
+
+def sum_into_untiled(values, indices, bins):
+    bins = ntl.sum(values, 0)  # noqa: F841
+
+
+def test_an_untiled_tensor_assigned_per_program_still_needs_a_program_per_element():
+    """Assigned as the application's own tile, an untiled tensor is one element per program:
+    ten elements and seven programs would leave three unwritten, so the launch refuses."""
+    tensors = (Tensor(1), Tensor(1, dtype=ninetoothed.int64), Tensor(1))
+    kernel = ninetoothed.make(values_indices_and_bins, sum_into_untiled, tensors)
+    with pytest.raises(LaunchError, match="bins has 10 outermost tiles but the launch has 7"):
+        kernel(torch.randn(100), torch.zeros(100, dtype=torch.int64), torch.zeros(10))
