@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from compiler.dsl.symbol import Expr
 from compiler.dsl.tensor import Tensor
+from compiler.errors import CompileError
 from compiler.frontend.access import Accessor, Param, TensorRef
 from compiler.frontend.arith import Arith
 from compiler.frontend.context import KernelContext
@@ -70,6 +71,7 @@ def build_kernel(
         if parameter not in sizes:
             sizes[parameter] = Value(ScalarType("index"), parameter)
             args.append(sizes[parameter])
+    _check_unique(application, names, args)
     body = Block()
     kernel = Kernel(name, args, body)
     arith = Arith(Builder(body, numbered=True))
@@ -92,6 +94,28 @@ def build_kernel(
     metas = meta_symbols(arranged)
     kernel.attrs["meta"] = [[s.name, s.lower_bound, s.upper_bound] for s in metas]
     return kernel
+
+
+def _check_unique(application, names: list[str], args: list[Value]) -> None:
+    """Each kernel argument's name is its own: a parameter named like the size, stride or
+    offsets argument another tensor parameter brings (`x_size_0` beside `x`) is refused."""
+    taken = [arg.name for arg in args]
+    clash = next((n for n in names if taken.count(n) > 1), None)
+    if clash is None:
+        return
+    try:
+        where = {
+            "filename": inspect.getsourcefile(application),
+            "line": inspect.getsourcelines(application)[1],
+        }
+    except (OSError, TypeError):
+        where = {}
+    raise CompileError(
+        f"{application.__qualname__}: parameter {clash!r} has the name of an argument the "
+        "compiler passes for another tensor parameter (a tensor x brings x_size_<d>, "
+        "x_stride_<d> and, jagged, x_offsets); rename the parameter",
+        **where,
+    )
 
 
 def grid_expression(arranged, specs, constexprs, sizes: dict[str, Value]) -> str:

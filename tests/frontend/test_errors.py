@@ -101,3 +101,15 @@ def test_an_application_without_source_text_is_refused_with_the_fix():
     kernel = ninetoothed.make(tiled, namespace["typed_at_a_prompt"], (Tensor(1), Tensor(1)))
     with pytest.raises(CompileError, match=r"source of typed_at_a_prompt is not available.*\.py"):
         kernel(torch.zeros(16), torch.zeros(16))
+
+
+def named_like_a_size(x, x_size_0):
+    x = x_size_0  # noqa: F841
+
+
+def test_a_parameter_named_like_another_tensors_size_argument_is_refused():
+    tensors = (Tensor(1).with_name("x"), Tensor(1).with_name("x_size_0"))
+    with pytest.raises(
+        CompileError, match=r"test_errors.py:\d+: .*parameter 'x_size_0' .*rename the parameter"
+    ):
+        build_kernel("k", named_like_a_size, tiled(*tensors), [ArgSpec("tensor", "f32")] * 2, {})
