@@ -22,7 +22,7 @@ from compiler.ir import parse_kernel
 from compiler.ir.interpreter import run_kernel
 from compiler.ir.registry import OPS
 
-_TOLERANCE = {"f32": (1e-5, 1e-6), "f16": (1e-2, 5e-2)}  # relative, absolute
+_TOLERANCE = {"f32": (1e-5, 1e-6), "f16": (1e-2, 5e-2), "f64": (1e-13, 1e-15)}  # relative, absolute
 _EXACT_DIALECTS = ("arith", "select")
 
 
@@ -82,7 +82,7 @@ def _launched(kernel, form: Form, inputs: list[np.ndarray], backend: str) -> np.
 
 
 def _poisoned(dtype: str) -> torch.Tensor:
-    if dtype in ("f32", "f16"):
+    if dtype in ("f32", "f16", "f64"):
         return torch.full((LENGTH,), float("nan"), dtype=TORCH[dtype])
     return torch.full(
         (LENGTH,), 1 if dtype == "i1" else 123 if dtype == "u8" else -12345, dtype=TORCH[dtype]
@@ -108,4 +108,4 @@ def _first_difference(form: Form, inputs, got: np.ndarray, want: np.ndarray) -> 
 
 
 def _bits(dtype: str):
-    return np.uint32 if dtype == "f32" else np.uint16
+    return {"f64": np.uint64, "f32": np.uint32}.get(dtype, np.uint16)

@@ -22,14 +22,14 @@ from compiler.ir.type_rules import TypeRuleError
 from compiler.ir.types import TileType, value_type
 
 TILE = 64
-ELEMENT_TYPES = ("f32", "f16", "i32", "i1", "u8", "i64")
+ELEMENT_TYPES = ("f32", "f16", "f64", "i32", "i1", "u8", "i64")
 ATTRIBUTE_DOMAINS: dict[str, tuple] = {
     "pred": ("lt", "le", "gt", "ge", "eq", "ne"),
     "dtype": ELEMENT_TYPES,
     "axis": (0,),
     "reverse": (False, True),
 }
-_ZERO = {"f32": 0.0, "f16": 0.0, "i32": 0, "i1": False, "u8": 0, "i64": 0}
+_ZERO = {"f32": 0.0, "f16": 0.0, "f64": 0.0, "i32": 0, "i1": False, "u8": 0, "i64": 0}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ LENGTH = 150  # two full tiles and a ragged one
 NUMPY = {
     "f32": np.float32,
     "f16": np.float16,
+    "f64": np.float64,
     "i32": np.int32,
     "i1": np.bool_,
     "u8": np.uint8,
@@ -22,6 +23,7 @@ NUMPY = {
 TORCH = {
     "f32": torch.float32,
     "f16": torch.float16,
+    "f64": torch.float64,
     "i32": torch.int32,
     "i1": torch.bool,
     "u8": torch.uint8,

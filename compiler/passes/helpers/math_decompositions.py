@@ -1,8 +1,9 @@
 """Math functions from the arithmetic and math ops every target has, for targets without them.
 
 `Ops` builds elementwise expressions over one operand's type so each function reads as its
-formula. Accuracy: single precision (the polynomials are Cephes' `atanf`, the small-argument series
-of tanh), which is what f16/bf16/f32 programs need.
+formula. Accuracy: that of the operand's type: f64 operands take Cephes' double `atan` (a rational
+approximation) and a longer series of tanh, within a few ulps of libm; the others single precision
+(Cephes' `atanf`, a short series), which is what f16/bf16/f32 programs need.
 """
 
 from __future__ import annotations
@@ -57,6 +58,38 @@ class Ops:
         return result
 
 
+# tanh's Taylor series in x^2, highest power first: to x^5 for single precision, x^15 for double
+# (below |x| = 1/16 the next term is under half an ulp).
+_TANH_SERIES = {
+    "single": [2 / 15, -1 / 3, 1.0],
+    "f64": [-929569 / 638512875, 21844 / 6081075, -1382 / 155925, 62 / 2835, -17 / 315]
+    + [2 / 15, -1 / 3, 1.0],
+}
+# Cephes' atan: where |x| is reduced around pi/4 (tan(pi/8) for atanf, 0.66 for atan), the
+# approximation of atan(r) / r - 1 as z * P(z) / Q(z) in z = r^2 (atanf: Q = 1), and the low part
+# of pi/2 added back (pi/4 takes half).
+_ATAN = {
+    "single": (
+        0.4142135623730950,
+        [8.05374449538e-2, -1.38776856032e-1, 1.99777106478e-1, -3.33329491539e-1],
+        [1.0],
+        0.0,
+    ),
+    "f64": (
+        0.66,
+        [-8.750608600031904122785e-1, -1.615753718733365076637e1, -7.500855792314704667340e1]
+        + [-1.228866684490136173410e2, -6.485021904942025371773e1],
+        [1.0, 2.485846490142306297962e1, 1.650270098316988542046e2, 4.328810604912902668951e2]
+        + [4.853903996359136964868e2, 1.945506571482613964425e2],
+        6.123233995736765886130e-17,
+    ),
+}
+
+
+def _precision(value: Value) -> str:
+    return "f64" if value.type.dtype == "f64" else "single"
+
+
 def tanh(b: Builder, op: Operation) -> Value:
     """sign(x) (1 - t) / (1 + t) with t = exp(-2|x|); a series near 0, where 1 - t cancels."""
     (x,) = op.operands
@@ -66,24 +99,30 @@ def tanh(b: Builder, op: Operation) -> Value:
     far = o.div(o.sub(1.0, t), o.add(1.0, t))
     far = o.where(o.cmp("lt", x, 0.0), o.op("arith.neg", far), far)
     squared = o.mul(x, x)
-    near = o.mul(x, o.poly(squared, [2.0 / 15.0, -1.0 / 3.0, 1.0]))
+    near = o.mul(x, o.poly(squared, _TANH_SERIES[_precision(x)]))
     return o.where(o.cmp("lt", size, 0.0625), near, far)
 
 
 def atan(b: Builder, op: Operation) -> Value:
-    """Cephes atanf: |x| reduced to [0, tan(pi/8)] around 0, pi/4 or pi/2, then a polynomial."""
+    """Cephes: |x| reduced around 0, pi/4 or pi/2 (to r = -1/|x| past tan(3pi/8)), then
+    atan(r) = r + r * (approximation in r^2)."""
     (x,) = op.operands
     o = Ops(b, x)
+    middle_from, numerator, denominator, low_part = _ATAN[_precision(x)]
     size = o.op("math.abs", x)
     high = o.cmp("gt", size, 2.414213562373095)
-    middle = o.both(o.cmp("gt", size, 0.4142135623730950), o.op("arith.not", high))
+    middle = o.both(o.cmp("gt", size, middle_from), o.op("arith.not", high))
     reduced = o.where(
         high, o.div(-1.0, size), o.where(middle, o.div(o.sub(size, 1.0), o.add(size, 1.0)), size)
     )
     base = o.where(high, math.pi / 2, o.where(middle, math.pi / 4, 0.0))
+    if low_part:
+        base = o.add(base, o.where(high, low_part, o.where(middle, low_part / 2, 0.0)))
     z = o.mul(reduced, reduced)
-    series = o.poly(z, [8.05374449538e-2, -1.38776856032e-1, 1.99777106478e-1, -3.33329491539e-1])
-    magnitude = o.add(base, o.add(o.mul(o.mul(series, z), reduced), reduced))
+    ratio = o.mul(o.poly(z, numerator), z)
+    if denominator != [1.0]:
+        ratio = o.div(ratio, o.poly(z, denominator))
+    magnitude = o.add(base, o.add(o.mul(ratio, reduced), reduced))
     return o.where(o.cmp("lt", x, 0.0), o.op("arith.neg", magnitude), magnitude)
 
 
