@@ -94,3 +94,12 @@ def test_bf16_reductions_with_masked_padding(backend):
     make(row_max_and_sum, *tensors, backend=backend, arrangement=arrangement)(x, w, out)
     expected = x.float().amax(1) + (w * w).float().sum(1)
     torch.testing.assert_close(out[:, 0].float(), expected, rtol=2**-5, atol=0)
+
+
+@pytest.mark.parametrize("backend", ["triton", "tilelang"])
+def test_gpu_forms_compute_with_bf16(backend):
+    """Only the CPU forms hold bf16 as bits: on a GPU, Triton and TileLang compute with it."""
+    bf16 = (Tensor(1, dtype=ntl.bfloat16) for _ in range(4))
+    kernel = ninetoothed.make(elementwise, mixed, tuple(bf16), backend=backend, device="cuda")
+    source = kernel.compile_declared().source
+    assert "bfloat16" in source and "uint16" not in source
