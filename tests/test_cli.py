@@ -205,7 +205,10 @@ def test_aot_builds_a_library_that_runs(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--backend", "tvm", "--caller", "cuda"], "for cuda, use backend cuda or triton"),
+        (
+            ["--backend", "tvm", "--caller", "cuda"],
+            "for cuda, use backend cuda or tilelang or triton",
+        ),
         (["--backend", "triton"], "for cpu, use backend cuda or tilelang"),
         ([], "needs the constexpr values BLOCK_SIZE at compile time; give them (-D BLOCK_SIZE=N)"),
     ],
