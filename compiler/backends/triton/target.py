@@ -84,6 +84,10 @@ _DTYPES = {
 }
 
 
+# Triton's CPU interpreter adds, compares and reduces bf16 values as their raw 16 bits, and
+# truncates to bf16 where a GPU rounds: bf16 math there computes in f32.
+_INTERPRETER = {"stored_only_dtypes": frozenset({"bf16"})}
+
 TARGET = Target(
     name="triton",
     device="cpu",
@@ -111,9 +115,7 @@ TARGET = Target(
         "dot_min": 16,
         "max_tile_elements": 1 << 20,
         "index_bits": 32,
-        # Triton's CPU interpreter adds, compares and reduces bf16 values as their raw 16 bits,
-        # and truncates to bf16 where a GPU rounds: bf16 math there computes in f32.
-        "stored_only_dtypes": frozenset({"bf16"}),
+        **_INTERPRETER,
     },
     operand_dtypes={
         **OPERAND_DTYPES,
@@ -128,7 +130,7 @@ TARGET = Target(
 
 # One language for both devices: on a GPU the same source is compiled instead of interpreted, and
 # computes with bf16.
-_GPU_CAPABILITIES = {k: v for k, v in TARGET.capabilities.items() if k != "stored_only_dtypes"}
+_GPU_CAPABILITIES = {k: v for k, v in TARGET.capabilities.items() if k not in _INTERPRETER}
 TARGETS = {
     "cpu": TARGET,
     "cuda": dataclasses.replace(TARGET, device="cuda", capabilities=_GPU_CAPABILITIES),

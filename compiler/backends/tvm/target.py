@@ -84,6 +84,10 @@ _SYNTAX = dataclasses.replace(
 )
 
 
+# TVM 0.27's LLVM legalization of bf16 math fails on a bf16 Let ("StructuralEqual(value->ty,
+# var->ty)"): on the CPU bf16 values are held as their bits, their math in f32.
+_LLVM = {"stored_only_dtypes": frozenset({"bf16"})}
+
 TARGET = Target(
     name="tvm",
     device="cpu",
@@ -92,13 +96,7 @@ TARGET = Target(
     dtype_spelling=_DTYPES,
     memory_scopes={"global": "global", "tile": "local"},
     syntax=_SYNTAX,
-    capabilities={
-        **TIR_CAPABILITIES,
-        "shared_memory": False,
-        # TVM 0.27's LLVM legalization of bf16 math fails on a bf16 Let ("StructuralEqual(
-        # value->ty, var->ty)"): on the CPU bf16 values are held as their bits, math in f32.
-        "stored_only_dtypes": frozenset({"bf16"}),
-    },
+    capabilities={**TIR_CAPABILITIES, "shared_memory": False, **_LLVM},
     operand_dtypes=OPERAND_DTYPES,
     declaring_ops=frozenset({"mem.alloc", "mem.atomic"}),
     # Past 2^31 elements: every index, buffer extents included, in int64.
@@ -116,7 +114,7 @@ TARGETS = {
     "cuda": dataclasses.replace(
         TARGET,
         device="cuda",
-        capabilities={k: v for k, v in TARGET.capabilities.items() if k != "stored_only_dtypes"},
+        capabilities={k: v for k, v in TARGET.capabilities.items() if k not in _LLVM},
         spelling=_CUDA_SPELLING,
         legal_ops=frozenset(_CUDA_SPELLING) | STRUCTURED_OPS | {"scf.grid"},
         syntax=dataclasses.replace(

@@ -9,7 +9,7 @@ the quiet NaN, as torch's conversion gives.
 from __future__ import annotations
 
 from compiler.ir import Builder, Value
-from compiler.passes.hardware_dependent.emulate_narrow_floats.fp8_codec import (
+from compiler.passes.hardware_dependent.emulate_narrow_floats.words import (
     F32_INFINITY,
     Words,
 )
