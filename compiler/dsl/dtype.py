@@ -53,6 +53,13 @@ class DType(str):
     def primitive_bitwidth(self) -> int:
         return 8 if self.is_fp8() else int(self.lstrip("fpbiu"))
 
+    @property
+    def int_bitwidth(self) -> int:
+        """An integer type's width (Triton's standard library asks it, e.g. in `cumprod`)."""
+        if not self.is_int():
+            raise AttributeError(f"{self!r} is not an integer type: it has no int_bitwidth")
+        return self.primitive_bitwidth
+
     def __repr__(self) -> str:
         return f"ntl.{_NAMES.get(self, self)}"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import operator
 
+from compiler.errors import CompileError
 from compiler.frontend.dtypes import promote
 from compiler.ir.builder import Builder, broadcast_shape
 from compiler.ir.core import Value
@@ -120,6 +121,11 @@ class Arith:
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod
             op_name = "math.fmod"
+        if op_name == "arith.idiv" and is_float(left.type.dtype):
+            raise CompileError(
+                f"`//` of {left.type.dtype} values: Triton has no floor division of floats; "
+                "write ntl.floor(x / y), or cast to an integer type first"
+            )
         return self.b.value(op_name, left, right)
 
     def compare(self, pred: str, a: Operand, b: Operand) -> Operand:

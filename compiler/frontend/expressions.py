@@ -13,9 +13,9 @@ from compiler.errors import CompileError
 from compiler.frontend.access import TensorRef
 from compiler.frontend.attributes import AttributeLowerer, describe
 from compiler.frontend.context import KernelContext
-from compiler.frontend.foreign_language import as_language
+from compiler.frontend.foreign_language import as_language, standard_function
 from compiler.frontend.pointers import Pointer, SourceElements, source_elements
-from compiler.frontend.primitives import call_primitive, memory
+from compiler.frontend.primitives import PRIMITIVES, call_primitive, memory
 from compiler.frontend.symbols import tile_dim
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
@@ -104,7 +104,11 @@ class ExpressionLowerer(AttributeLowerer):
     expr_List = expr_Tuple
 
     def expr_BinOp(self, node: ast.BinOp) -> object:
-        left, right = self.operand(self.expr(node.left)), self.operand(self.expr(node.right))
+        left, right = self.expr(node.left), self.expr(node.right)
+        sequences = {ast.Add: operator.add, ast.Mult: operator.mul}
+        if isinstance(left, tuple | list) and type(node.op) in sequences:  # shapes, as in Python
+            return sequences[type(node.op)](left, right)
+        left, right = self.operand(left), self.operand(right)
         return self.binary(node.op, left, right)
 
     def binary(self, op: ast.operator, left: object, right: object) -> object:
@@ -238,9 +242,20 @@ class ExpressionLowerer(AttributeLowerer):
             kwargs.update(
                 self.unpacked(k.value, dict) if k.arg is None else {k.arg: self.expr(k.value)}
             )
+        if isinstance(func, Primitive) and func.name not in PRIMITIVES:
+            written_in_triton = _python_function(standard_function(func.name))
+            if written_in_triton is not None:
+                # Triton's own source, on values: its parameters are its own, never a tensor of
+                # the application's that an assignment to them would store into
+                values = [self.operand(a) if _is_data(a) else a for a in args]
+                named = {k: self.operand(v) if _is_data(v) else v for k, v in kwargs.items()}
+                return self.inline_call(written_in_triton, _without_arguments(node), values, named)
         if isinstance(func, Primitive):
-            lowered = [self.primitive_arg(a) for a in args]
-            lowered_kwargs = {k: self.operand(v) if _is_data(v) else v for k, v in kwargs.items()}
+            lowered = [self.combiner(self.primitive_arg(a), node) for a in args]
+            lowered_kwargs = {
+                k: self.operand(v) if _is_data(v) else self.combiner(v, node)
+                for k, v in kwargs.items()
+            }
             return call_primitive(self.ctx.arith, func.name, lowered, lowered_kwargs)
         if isinstance(func, BoundMethod):
             return func.call(*[self.operand(a) if _is_data(a) else a for a in args], **kwargs)
@@ -256,11 +271,9 @@ class ExpressionLowerer(AttributeLowerer):
             return func(*[self.compile_time(a) for a in args], **kwargs)
         if _compile_time_method(func) and not any(map(_is_data, [*args, *kwargs.values()])):
             return func(*args, **kwargs)  # `x.dtype.is_floating()`, `name.startswith(...)`
-        if callable(func) and hasattr(func, "__code__"):
-            return self.inline_call(func, node, args, kwargs)
-        wrapped = getattr(func, "fn", None)  # a @triton.jit helper: its Python function
-        if callable(wrapped) and hasattr(wrapped, "__code__"):
-            return self.inline_call(wrapped, node, args, kwargs)
+        function = _python_function(func)
+        if function is not None:
+            return self.inline_call(function, node, args, kwargs)
         raise CompileError(
             f"cannot call {describe(func)} inside an application; call a Python function (it "
             "is inlined) or a ninetoothed.language or triton.language function, or compute the "
@@ -286,14 +299,44 @@ class ExpressionLowerer(AttributeLowerer):
     def primitive_arg(self, arg: object) -> object:
         """Tiles and sizes become values; a shape tuple becomes tile dims (powers of two); a block
         size stays a tile dim (`ntl.arange(0, x.shape[0])`), as it is a constexpr in Triton."""
+        if isinstance(arg, tuple) and any(isinstance(item, TensorRef | Value) for item in arg):
+            return tuple(self.operand(item) if _is_data(item) else item for item in arg)  # tiles
         if isinstance(arg, tuple) and not all(isinstance(size, int) for size in arg):
             return tuple(tile_dim(size, self.ctx.constexprs) for size in arg)
         if isinstance(arg, Expr) and arg.op == "sym" and arg.meta:
             return arg.name
         return self.operand(arg) if _is_data(arg) else arg
 
+    def combiner(self, arg: object, node: ast.Call) -> object:
+        """A function given to a primitive (`ntl.reduce`'s combine_fn) as a callable the
+        primitive calls with values, each call inlined as a call from `node` would be."""
+        function = _python_function(arg)
+        if function is None:
+            return arg
+        bare = _without_arguments(node)
+
+        def call(*values: object) -> object:
+            return self.inline_call(function, bare, list(values), {})
+
+        return call
+
     def inline_call(self, func, node: ast.Call, args: list, kwargs: dict) -> object:
         raise NotImplementedError  # provided by FunctionLowerer
+
+
+def _without_arguments(node: ast.Call) -> ast.Call:
+    """`node` with no argument expressions: a function inlined for it then updates no variable of
+    the caller's by assigning to a parameter (see `FunctionLowerer.inline_call`)."""
+    return ast.copy_location(ast.Call(func=node.func, args=[], keywords=[]), node)
+
+
+def _python_function(obj: object):
+    """The Python function to inline for `obj`: a function, or a @triton.jit helper's; else
+    None."""
+    for candidate in (obj, getattr(obj, "fn", None)):
+        if callable(candidate) and hasattr(candidate, "__code__"):
+            return candidate
+    return None
 
 
 def _compile_time_method(func: object) -> bool:

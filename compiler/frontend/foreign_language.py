@@ -6,6 +6,10 @@ NineToothed emits an application's code as Triton, so a program may call `tl.exp
 `ninetoothed.language` name it stands for (the same attribute name in the matching namespace),
 and the front end lowers that as it lowers `ntl`. Nothing of Triton is imported for this: only the
 modules a program has already imported are looked at.
+
+The functions Triton's standard library writes in its own language (`softmax`, `cumprod`,
+`zeros_like`, ...: @jit functions, not builtins) are that language's too: `standard_function`
+gives one's Python function, which the front end inlines as it inlines a @triton.jit helper.
 """
 
 from __future__ import annotations
@@ -51,3 +55,14 @@ def _namespace(module_name: str) -> object:
 def _defined_by_triton(obj: object) -> bool:
     module = getattr(obj, "__module__", None) or type(obj).__module__
     return isinstance(module, str) and module.split(".")[0] == "triton"
+
+
+def standard_function(name: str) -> object:
+    """The @jit function `triton.language.<name>` of Triton's standard library (its `.fn` is the
+    Python function), or None: a builtin of Triton's, a name it lacks, or Triton not installed."""
+    try:
+        import triton.language
+    except ImportError:
+        return None
+    function = getattr(triton.language, name, None)
+    return function if callable(getattr(function, "fn", None)) else None

@@ -13,7 +13,17 @@ from collections.abc import Callable
 
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
-from compiler.frontend.primitives import along_axis, dot, elementwise, memory, random, shapes
+from compiler.frontend.primitives import (
+    along_axis,
+    combining,
+    compile_time,
+    dot,
+    elementwise,
+    memory,
+    pairs,
+    random,
+    shapes,
+)
 
 PRIMITIVES: dict[str, Callable] = {
     **elementwise.PRIMITIVES,
@@ -22,6 +32,9 @@ PRIMITIVES: dict[str, Callable] = {
     **dot.PRIMITIVES,
     **random.PRIMITIVES,
     **memory.PRIMITIVES,
+    **pairs.PRIMITIVES,
+    **compile_time.PRIMITIVES,
+    **combining.PRIMITIVES,
 }
 
 

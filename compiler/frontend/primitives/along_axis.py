@@ -1,4 +1,5 @@
-"""Primitives along one axis of a tile: reductions, arg-reductions, scans, sorting, gathering.
+"""Primitives along one axis of a tile: reductions, arg-reductions, scans, sorting, gathering,
+histograms.
 
 Arg-reductions compose a reduction with a comparison and an index reduction; a scan, a sort and a
 gather are ops of their own (`scan.sum`, `tile.sort`, `tile.gather`), which a target without them
@@ -10,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
 from compiler.ir.core import Value
 from compiler.ir.types import BIT_WIDTHS, is_float
@@ -147,6 +149,39 @@ def sort(arith: Arith, x: object, dim=None, descending=False) -> Value:
     return arith.b.value("arith.bitcast", _ordered_bits(arith, ordered), dtype=dtype)
 
 
+def sort_impl(arith: Arith, x: object, k=None, dim=None, descending=False) -> Value:
+    """The first `k` elements of the sorted last axis (all of it without `k`): Triton's `sort`
+    and `topk` are written on it."""
+    ordered = sort(arith, x, dim, descending)
+    axis = _axis(ordered, dim)
+    size = ordered.type.shape[axis]
+    if k is None or k == size:
+        return ordered
+    if axis != len(ordered.type.shape) - 1 or not isinstance(size, int) or not 0 < k <= size:
+        raise CompileError(
+            f"the first {k} of a sorted tile of shape {list(ordered.type.shape)} along dim "
+            f"{dim}: take them along the last dim, of a size known when the program compiles "
+            "and at least k"
+        )
+    shape = (*ordered.type.shape[:axis], k)
+    return gather(arith, ordered, _along(arith, k, axis, shape), axis)
+
+
+def histogram(arith: Arith, input: object, num_bins: int, mask: object = None) -> Value:
+    """i32 counts of the values 0 .. num_bins-1 in a 1-D tile (where `mask` holds); other values
+    are not counted."""
+    x = arith.as_value(input)
+    if len(x.type.shape) != 1 or is_float(x.type.dtype):
+        raise CompileError(f"ntl.histogram takes a 1-D tile of integers, got {x.type}")
+    shape = (x.type.shape[0], num_bins)
+    values = arith.b.broadcast_to(arith.b.value("tile.expand_dims", x, axis=1), shape)
+    hits = arith.compare("eq", values, _along(arith, num_bins, 1, shape))
+    if mask is not None:
+        kept = arith.b.value("tile.expand_dims", arith.cast(arith.as_value(mask), "i1"), axis=1)
+        hits = arith.binary("arith.and", hits, arith.b.broadcast_to(kept, shape))
+    return arith.b.value("reduce.sum", arith.cast(hits, "i32"), axis=0)
+
+
 def _ordered_bits(arith: Arith, bits: Value) -> Value:
     """Flips every bit but the sign of a negative float's bits: integer order is then float order.
     The flip is its own inverse."""
@@ -159,5 +194,6 @@ PRIMITIVES: dict[str, Callable] = {
     "sum": sum,
     "max": _extreme("reduce.max", "max"),
     "min": _extreme("reduce.min", "min"),
-    **{f.__name__: f for f in (argmax, argmin, cumsum, gather, flip, sort)},
+    **{f.__name__: f for f in (argmax, argmin, cumsum, gather, flip, sort, sort_impl)},
+    "histogram": histogram,
 }

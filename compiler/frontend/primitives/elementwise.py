@@ -71,6 +71,38 @@ def cdiv(arith: Arith, x: object, div: object) -> object:
     )
 
 
+def fdiv(arith: Arith, x: object, y: object, ieee_rounding=False, approx=False) -> object:
+    """Division rounded to nearest: what `ieee_rounding` asks, and within what the approximate
+    forms allow."""
+    return arith.binary("arith.div", x, y)
+
+
+def div_rn(arith: Arith, x: object, y: object) -> object:
+    return arith.binary("arith.div", x, y)
+
+
+def umulhi(arith: Arith, x: object, y: object) -> Value:
+    """The high half of the double-width product of `x` and `y`'s bits taken as unsigned, in
+    `x`'s dtype (Triton's `umulhi`)."""
+    x, y = arith.unify(x, y)
+    dtype = x.type.dtype
+    width = BIT_WIDTHS.get(dtype, 0)
+    if is_float(dtype) or dtype == "i1" or width > 32:
+        raise CompileError(
+            f"ntl.umulhi on {dtype}: it takes integers of at most 32 bits; for 64-bit operands "
+            "split them into 32-bit halves"
+        )
+    unsigned = f"u{width}"
+    wide = [
+        arith.cast(
+            arith.b.value("arith.bitcast", v, dtype=unsigned) if dtype != unsigned else v, "u64"
+        )
+        for v in (x, y)
+    ]
+    high = arith.cast(arith.binary("arith.shr", arith.binary("arith.mul", *wide), width), unsigned)
+    return high if dtype == unsigned else arith.b.value("arith.bitcast", high, dtype=dtype)
+
+
 def _exp_pair(arith: Arith, x: object) -> tuple[Value, Value]:
     x = _float(arith, x)
     return arith.unary("math.exp", x), arith.unary("math.exp", arith.b.value("arith.neg", x))
@@ -250,6 +282,6 @@ PRIMITIVES: dict[str, Callable] = {
         for f in (cast, where, sigmoid, clamp, fma, cdiv, cosh, sinh, acosh, asinh, atanh, log1p)
     },
     **{f.__name__: f for f in (expm1, tan, asin, acos, atan2, exp10, log10, trunc, round)},
-    **{f.__name__: f for f in (nearbyint, isnan, isinf, pow)},
+    **{f.__name__: f for f in (nearbyint, isnan, isinf, pow, fdiv, div_rn, umulhi)},
     "rint": nearbyint,
 }

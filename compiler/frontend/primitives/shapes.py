@@ -1,5 +1,5 @@
 """Primitives that make tiles or rearrange their dims: `zeros`, `full`, `arange`, `trans`,
-`permute`, `reshape`, `broadcast_to`, `expand_dims`."""
+`permute`, `reshape`, `ravel`, `broadcast_to`, `expand_dims`."""
 
 from __future__ import annotations
 
@@ -62,6 +62,20 @@ def reshape(arith: Arith, input: object, *shape: int, can_reorder=False) -> Valu
     )
 
 
+def ravel(arith: Arith, x: object, can_reorder=False) -> Value:
+    x = arith.as_value(x)
+    dims = x.type.shape
+    if not all(isinstance(d, int) for d in dims):
+        raise CompileError(
+            f"ntl.ravel on a tile of shape {list(dims)}: its element count must be known when the "
+            "program compiles; give the block sizes as ints"
+        )
+    count = 1
+    for d in dims:
+        count *= d
+    return arith.b.value("tile.reshape", x, shape=[count])
+
+
 def broadcast_to(arith: Arith, input: object, *shape: int) -> Value:
     return arith.b.broadcast_to(arith.as_value(input), _tile_shape(_dims(shape)))
 
@@ -74,7 +88,7 @@ def expand_dims(arith: Arith, input: object, axis) -> Value:
 
 
 PRIMITIVES: dict[str, Callable] = {
-    **{f.__name__: f for f in (full, zeros, arange, permute, trans, reshape, broadcast_to)},
+    **{f.__name__: f for f in (full, zeros, arange, permute, trans, reshape, ravel, broadcast_to)},
     "expand_dims": expand_dims,
     "view": reshape,
 }
