@@ -54,7 +54,11 @@ def sequential_atomic(typed: str, cell: str) -> Callable[[OpText], str]:
         name, dtype, element = op.fields["name"], op.fields["result_dtype"], f"{buffer}[{offset}]"
         old = f"{name}_old"
         # An atomic kind combines as the arith op of its name does.
-        update = TIR_SPELLING[f"arith.{op.attrs['kind']}"].format(f"{old}[0]", value)
+        kind = op.attrs["kind"]
+        if kind in _EXTREMES:
+            update = _extreme(kind, f"{old}[0]", value, is_float(op.operand_dtypes[2]))
+        else:
+            update = TIR_SPELLING[f"arith.{kind}"].format(f"{old}[0]", value)
         read = element
         if mask:
             read = f"T.if_then_else({mask[0]}, {element}, {typed.format(dtype=dtype, value='0')})"
@@ -110,11 +114,26 @@ def _fmod(op: OpText) -> str:
     return f'T.call_pure_extern("{dtype}", "{function}", {op.args[0]}, {op.args[1]})'
 
 
+_EXTREMES = {"max": ">", "min": "<"}
+
+
+def _extreme(kind: str, a: str, b: str, floating: bool) -> str:
+    """arith.max and arith.min: a NaN operand gives the other (IEEE maxNum and minNum), as the
+    IR has them; TIR's own `T.max` on floats leaves NaN to the comparison its target makes."""
+    if not floating:
+        return f"T.{kind}({a}, {b})"
+    return f"T.Select(T.Or({a} {_EXTREMES[kind]} {b}, T.isnan({b})), {a}, {b})"
+
+
+def _spell_extreme(kind: str) -> Callable[[OpText], str]:
+    return lambda op: _extreme(kind, *op.args, is_float(op.operand_dtypes[0]))
+
+
 TIR_SPELLING = {
     **infix(INFIX),
     "math.fmod": _fmod,
-    "arith.max": "T.max({0}, {1})",
-    "arith.min": "T.min({0}, {1})",
+    "arith.max": _spell_extreme("max"),
+    "arith.min": _spell_extreme("min"),
     "arith.cmp": _compare,
     "select.where": "T.Select({0}, {1}, {2})",
     "mem.store": _store,

@@ -8,6 +8,7 @@ refuses it at the call's line. Calling one outside an application is a mistake, 
 
 from __future__ import annotations
 
+import enum
 import functools
 from dataclasses import dataclass
 
@@ -46,6 +47,14 @@ class constexpr:  # noqa: N801 - Triton's name
 
     def __init__(self, value: object):
         self.value = value
+
+
+class PropagateNan(enum.Enum):
+    """Triton's NaN handling for `maximum`, `minimum` and `clamp`. Every backend here propagates
+    NaN, which is what ALL asks and what NONE (unspecified) permits."""
+
+    NONE = 0
+    ALL = 0xFFFF
 
 
 class _Namespace:

@@ -305,8 +305,8 @@ class _Interpreter:
             "arith.sub": operator.sub,
             "arith.mul": operator.mul,
             "arith.div": operator.truediv,
-            "arith.max": np.maximum,
-            "arith.min": np.minimum,
+            "arith.max": np.fmax,  # IEEE maxNum: a NaN operand gives the other
+            "arith.min": np.fmin,
             "arith.and": operator.and_,
             "arith.or": operator.or_,
             "arith.xor": operator.xor,

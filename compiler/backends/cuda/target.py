@@ -104,8 +104,8 @@ SPELLING = {
     "math.pow": "pow({0}, {1})",
     "math.fmod": "fmod({0}, {1})",
     "math.isnan": "isnan({0})",
-    "arith.max": "({0} > {1} ? {0} : {1})",
-    "arith.min": "({0} < {1} ? {0} : {1})",
+    "arith.max": "ntc_max()({0}, {1})",
+    "arith.min": "ntc_min()({0}, {1})",
     "arith.neg": "-{0}",
     "arith.not": "!{0}",  # of an i1
     "arith.constant": "{value}",  # the declaration gives it its type

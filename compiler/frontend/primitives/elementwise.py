@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from compiler.dsl.language import PropagateNan
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
 from compiler.frontend.dtypes import ir_dtype
@@ -22,9 +23,25 @@ def _unary(op_name: str) -> Callable:
 
 def _binary(op_name: str) -> Callable:
     def lower(arith: Arith, x: object, y: object, propagate_nan: object = None) -> object:
-        return arith.binary(op_name, x, y)
+        return _nan_if_any(arith, arith.binary(op_name, x, y), (x, y), propagate_nan)
 
     return lower
+
+
+def _nan_if_any(arith: Arith, result: object, operands: tuple, propagate_nan: object) -> object:
+    """`maximum`, `minimum` and `clamp` give the other operand for a NaN one (the IR's maxNum);
+    `propagate_nan=PropagateNan.ALL` asks for NaN wherever an operand is NaN instead."""
+    if propagate_nan != PropagateNan.ALL or not isinstance(result, Value):
+        return result
+    if not is_float(result.type.dtype):
+        return result
+    values = [arith.as_value(v, result) for v in operands]
+    nan = arith.b.value("math.isnan", arith.cast(values[0], result.type.dtype))
+    total = values[0]
+    for v in values[1:]:
+        nan = arith.binary("arith.or", nan, arith.b.value("math.isnan", v))
+        total = arith.binary("arith.add", total, v)  # NaN wherever one of them is
+    return arith.where(nan, total, result)
 
 
 def _float(arith: Arith, x: object) -> Value:
@@ -58,7 +75,8 @@ def sigmoid(arith: Arith, x: object) -> Value:
 
 
 def clamp(arith: Arith, x: object, min: object, max: object, propagate_nan: object = None):
-    return arith.binary("arith.min", arith.binary("arith.max", x, min), max)
+    clamped = arith.binary("arith.min", arith.binary("arith.max", x, min), max)
+    return _nan_if_any(arith, clamped, (x, min, max), propagate_nan)
 
 
 def fma(arith: Arith, x: object, y: object, z: object) -> object:

@@ -75,10 +75,11 @@ def _compute(op: Operation, dtype: str, x: list[Scalar]) -> Scalar | None:
         return x[0]
     if name == "arith.cmp":
         return COMPARISONS[op.attrs["pred"]](x[0], x[1])
-    if name in ("arith.max", "arith.min"):
-        if any(isinstance(v, float) and math.isnan(v) for v in x):
+    if name in ("arith.max", "arith.min"):  # a NaN operand gives the other (IEEE maxNum)
+        numbers = [v for v in x if not (isinstance(v, float) and math.isnan(v))]
+        if not numbers:
             return math.nan
-        return max(x) if name == "arith.max" else min(x)
+        return max(numbers) if name == "arith.max" else min(numbers)
     if name in ("arith.add", "arith.sub", "arith.mul") and dtype != "i1":
         return {"arith.add": operator.add, "arith.sub": operator.sub}.get(name, operator.mul)(*x)
     if name == "arith.div" and is_float(dtype) and x[1] != 0:

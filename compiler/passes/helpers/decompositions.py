@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from compiler.ir import Builder, Kernel, Operation, Value
+from compiler.ir.types import is_float
 from compiler.passes.helpers import axis_decompositions, math_decompositions
 from compiler.passes.helpers.constants import make_constant
 from compiler.passes.helpers.rewrite import builder_before, replace_op
@@ -57,9 +58,14 @@ def _log2(b: Builder, op: Operation) -> Value:
 
 
 def _select_by(pred: str) -> Callable[[Builder, Operation], Value]:
+    """x where it compares `pred` to y, else y; a NaN y gives x (IEEE maxNum, minNum)."""
+
     def expand(b: Builder, op: Operation) -> Value:
         x, y = op.operands
-        return b.value("select.where", b.value("arith.cmp", x, y, pred=pred), x, y)
+        keep_x = b.value("arith.cmp", x, y, pred=pred)
+        if is_float(x.type.dtype):
+            keep_x = b.value("arith.or", keep_x, b.value("arith.cmp", y, y, pred="ne"))
+        return b.value("select.where", keep_x, x, y)
 
     return expand
 
@@ -109,8 +115,8 @@ DECOMPOSITIONS: dict[str, Decomposition] = {
         for name, (expand, produces) in module.EXPANSIONS.items()
     },
     "math.abs": _entry(_abs, "arith.constant", "arith.cmp", "arith.neg", "select.where"),
-    "arith.max": _entry(_select_by("gt"), "arith.cmp", "select.where"),
-    "arith.min": _entry(_select_by("lt"), "arith.cmp", "select.where"),
+    "arith.max": _entry(_select_by("gt"), "arith.cmp", "arith.or", "select.where"),
+    "arith.min": _entry(_select_by("lt"), "arith.cmp", "arith.or", "select.where"),
     "math.isnan": _entry(_isnan, "arith.cmp"),
     "arith.neg": _entry(_neg, "arith.constant", "arith.sub"),
     "linalg.dot": _entry(

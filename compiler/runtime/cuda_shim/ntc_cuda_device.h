@@ -97,13 +97,19 @@ struct ntc_add {
   template <typename T>
   __device__ T operator()(T a, T b) const { return a + b; }
 };
+// arith.max and arith.min: IEEE maxNum and minNum, as Triton's maximum and minimum (a NaN
+// operand gives the other).
 struct ntc_max {
   template <typename T>
-  __device__ T operator()(T a, T b) const { return a > b ? a : b; }
+  __device__ T operator()(T a, T b) const { return (a > b || b != b) ? a : b; }
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+  __device__ double operator()(double a, double b) const { return fmax(a, b); }
 };
 struct ntc_min {
   template <typename T>
-  __device__ T operator()(T a, T b) const { return a < b ? a : b; }
+  __device__ T operator()(T a, T b) const { return (a < b || b != b) ? a : b; }
+  __device__ float operator()(float a, float b) const { return fminf(a, b); }
+  __device__ double operator()(double a, double b) const { return fmin(a, b); }
 };
 
 template <typename T>

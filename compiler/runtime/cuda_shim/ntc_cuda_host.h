@@ -127,13 +127,19 @@ struct ntc_add {
   template <typename T>
   T operator()(T a, T b) const { return a + b; }
 };
+// arith.max and arith.min: IEEE maxNum and minNum, as Triton's maximum and minimum (a NaN
+// operand gives the other).
 struct ntc_max {
   template <typename T>
-  T operator()(T a, T b) const { return a > b ? a : b; }
+  T operator()(T a, T b) const { return (a > b || b != b) ? a : b; }
+  float operator()(float a, float b) const { return fmaxf(a, b); }
+  double operator()(double a, double b) const { return fmax(a, b); }
 };
 struct ntc_min {
   template <typename T>
-  T operator()(T a, T b) const { return a < b ? a : b; }
+  T operator()(T a, T b) const { return (a < b || b != b) ? a : b; }
+  float operator()(float a, float b) const { return fminf(a, b); }
+  double operator()(double a, double b) const { return fmin(a, b); }
 };
 template <int Outer, int Length, int Inner, typename T, typename Combine>
 static inline void ntc_reduce(const T* from, T* to, Combine combine) {

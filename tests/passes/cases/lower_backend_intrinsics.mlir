@@ -1,5 +1,6 @@
 // Ops the target lacks are decomposed into ones it has, transitively: rsqrt -> 1 / sqrt,
-// exp -> exp2(x * log2(e)), max -> select.where(x > y), abs -> select.where(x < 0, -x, x).
+// exp -> exp2(x * log2(e)), max -> select.where(x > y or y is NaN), abs -> select.where(x < 0,
+// -x, x).
 // RUN: ssa.lower_backend_intrinsics
 // TARGET: -math.rsqrt -math.exp -arith.max -math.abs
 kernel @intrinsics(%x: buffer<f32>) {
@@ -18,12 +19,14 @@ kernel @intrinsics(%x: buffer<f32>) {
 // CHECK-NEXT: %6 = arith.mul(%4, %5) : f32
 // CHECK-NEXT: %7 = math.exp2(%6) : f32
 // CHECK-NEXT: %8 = arith.cmp(%7, %1) {pred = "gt"} : i1
-// CHECK-NEXT: %9 = select.where(%8, %7, %1) : f32
-// CHECK-NEXT: %10 = arith.constant() {value = 0.0} : f32
-// CHECK-NEXT: %11 = arith.cmp(%9, %10) {pred = "lt"} : i1
-// CHECK-NEXT: %12 = arith.neg(%9) : f32
-// CHECK-NEXT: %13 = select.where(%11, %12, %9) : f32
-// CHECK-NEXT: mem.store(%x, %0, %13)
+// CHECK-NEXT: %9 = arith.cmp(%1, %1) {pred = "ne"} : i1
+// CHECK-NEXT: %10 = arith.or(%8, %9) : i1
+// CHECK-NEXT: %11 = select.where(%10, %7, %1) : f32
+// CHECK-NEXT: %12 = arith.constant() {value = 0.0} : f32
+// CHECK-NEXT: %13 = arith.cmp(%11, %12) {pred = "lt"} : i1
+// CHECK-NEXT: %14 = arith.neg(%11) : f32
+// CHECK-NEXT: %15 = select.where(%13, %14, %11) : f32
+// CHECK-NEXT: mem.store(%x, %0, %15)
 // -----
 // A chain: the target lacks math.pow and math.log2, so pow's log2 (taken in f64, of |x|) becomes
 // log / ln 2.
