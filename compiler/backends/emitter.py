@@ -18,7 +18,7 @@ from compiler.ir.invariants import launch_invariants
 from compiler.ir.memory_rules import BOX_SCALARS, split_box
 from compiler.ir.printer import print_kernel
 from compiler.ir.registry import lookup
-from compiler.ir.types import ArrayType, BufferType
+from compiler.ir.types import ArrayType, BufferType, is_float
 
 STRUCTURED_OPS = frozenset({"scf.for", "scf.if", "scf.yield"})
 REGION_OPS = {"scf.grid": "grid_open", "scf.parallel": "parallel_open"}  # op -> Syntax field
@@ -202,11 +202,14 @@ class _Emitter:
             name, dtype = self.define_name(op.result), op.result.type.dtype
             indirect = self.in_grid and self.syntax.grid_reference
             # Constants and loop bounds stay plain definitions: bounds are read where a stored
-            # value is not yet declared, and constants fold best as they are.
+            # value is not yet declared, and constants fold best as they are (float zeros where
+            # the syntax says that folding them is wrong).
+            stored = indirect and self.syntax.grid_stored_float_zeros and _float_zero(op)
             bound = indirect and (op.name == "arith.constant" or op.result in self.bounds)
             ops = 1 + sum(self.plain_ops.get(v, 0) for v in op.operands)
             small = lookup(op.name).effect == "pure" and ops <= self.syntax.grid_plain_ops
-            if bound or small or op.result in self.invariants or op.result in self.views:
+            plain = bound or small or op.result in self.invariants or op.result in self.views
+            if plain and not stored:
                 self.define(depth, name, expr, dtype, plain=True)
                 if small and op.result not in self.invariants:
                     self.plain_ops[op.result] = ops
@@ -336,3 +339,7 @@ class _Emitter:
         if isinstance(dims, list | tuple):
             return [self.dims(d) for d in dims]
         return Name(dims) if isinstance(dims, str) and dims in self.constexprs else dims
+
+
+def _float_zero(op: Operation) -> bool:
+    return op.name == "arith.constant" and is_float(op.result.type.dtype) and op.attrs["value"] == 0

@@ -39,6 +39,10 @@ class Syntax:
     # reads included, values the same in every program not) is a plain definition still: a
     # program's box bases (`pid * 128`), which the language's analysis then reads through.
     grid_plain_ops: int = 0
+    # Inside scf.grid, a float zero is stored like other values, not a plain definition: the
+    # language's simplifier would apply integer algebra to it (TVM's turns `x * 0.0` into 0 and
+    # `x + 0.0` into x, wrong for NaN, infinities and -0.0).
+    grid_stored_float_zeros: bool = False
     parallel_open: str = ""  # scf.parallel; fields: iv, extent
     # An scf.parallel over a tile's elements (its `shape`) as a nest of the tile's dims; fields:
     # ivs, extents (comma-separated, outermost first). The flat position is then defined from

@@ -60,13 +60,15 @@ _FLOAT_BITS = {
 
 def _constant(op: OpText) -> str:
     """A Let of the constant; a float that 7 digits would change comes from its bits, stored in a
-    one-element local array first (TIR reinterprets only what it can take the address of)."""
+    one-element local array first (TIR reinterprets only what it can take the address of). So
+    does a float zero: TIR's simplifier would apply integer algebra to a zero it can see
+    (`x * 0.0` to 0, `x + 0.0` to x), wrong for NaN, infinities and -0.0."""
     name, dtype, value = op.fields["name"], op.fields["result_dtype"], op.attrs["value"]
     let = f"{name} = {dtype}({op.fields['value']})"
     if dtype not in _FLOAT_BITS or not math.isfinite(value):
         return let
     float_type, bits_type, bits_dtype = _FLOAT_BITS[dtype]
-    if float_type(f"{value:.6e}") == float_type(value):
+    if value != 0 and float_type(f"{value:.6e}") == float_type(value):
         return let
     bits = int(np.array(value, float_type).view(bits_type))
     cell = f"{name}_bits"

@@ -81,6 +81,7 @@ _SYNTAX = dataclasses.replace(
     # LLVM keeps such buffers in registers. Before the kernel a Let is what the host evaluates.
     grid_define='{name} = T.alloc_buffer((1,), "{type}", scope="local"); {name}[0] = {expr}',
     grid_reference="{name}[0]",
+    grid_stored_float_zeros=True,
 )
 
 

@@ -10,6 +10,7 @@ is never stored, only recomputed inside the reduction's loop.
 from __future__ import annotations
 
 from compiler.ir import Builder, Operation, Value
+from compiler.ir.types import is_float
 
 
 def _along(b: Builder, size: int, axis: int, shape: tuple) -> Value:
@@ -32,11 +33,13 @@ def _pair_shape(shape: tuple, axis: int, size: int) -> tuple:
 
 
 def _sum_where(b: Builder, mask: Value, values: Value, axis: int) -> Value:
-    """The sum of `values` where `mask` holds, along `axis`: where one pair holds, that value."""
+    """The sum of `values` where `mask` holds, along `axis`: where one pair holds, that value.
+    The pairs left out count as -0.0 for floats, which added to any value gives it unchanged
+    (-0.0 included, where +0.0 would make it +0.0)."""
     dtype = values.type.dtype
     if dtype == "i1":  # bools are summed as integers
         values = b.value("arith.cast", values, dtype="i32")
-    zero = b.constant(0, values.type.dtype, values.type.shape)
+    zero = b.constant(-0.0 if is_float(dtype) else 0, values.type.dtype, values.type.shape)
     total = b.value("reduce.sum", b.value("select.where", mask, values, zero), axis=axis)
     return b.value("arith.cast", total, dtype=dtype) if dtype == "i1" else total
 
