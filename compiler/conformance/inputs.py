@@ -1,8 +1,10 @@
 """Arguments for a conformance kernel: edge values first, then random ones, over a ragged length.
 
 The first operand takes every edge value of its type; the others take values where every op of
-the registry is defined on integers (1 to 7: no division by zero, no shift past the width), and
-the float edge values too. A selection's `i1` operand alternates.
+the registry is defined on integers (1 to 7: no division by zero, no shift past the width). Float
+operands meet every pair of edge values: the first runs through each edge value in turn while the
+second runs through them all (NaN against a number, infinity against zero, -0.0 against 0.0). A
+selection's `i1` operand alternates.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-LENGTH = 150  # two full tiles and a ragged one
+LENGTH = 300  # four full tiles of 64 and a ragged one: the edge pairs, then random values
 NUMPY = {
     "f32": np.float32,
     "f16": np.float16,
@@ -51,5 +53,7 @@ def _values(dtype: str, first: bool, generator) -> np.ndarray:
         low, high = (max(-1000, limits.min), min(1000, limits.max)) if first else (1, 8)
         rest = generator.integers(low, high, LENGTH - len(edges))
         return np.concatenate([np.array(edges, np.int64), rest]).astype(NUMPY[dtype])
-    rest = generator.standard_normal(LENGTH - len(_FLOAT_EDGES)) * 4
-    return np.concatenate([np.array(_FLOAT_EDGES), rest]).astype(NUMPY[dtype])
+    count = len(_FLOAT_EDGES)
+    edges = np.repeat(_FLOAT_EDGES, count) if first else np.tile(_FLOAT_EDGES, count)
+    rest = generator.standard_normal(LENGTH - len(edges)) * 4
+    return np.concatenate([edges, rest]).astype(NUMPY[dtype])

@@ -50,6 +50,7 @@ def _defs() -> list[OpDef]:
         "irem": ("integer remainder, sign of a", integers),
         "max": ("elementwise maximum; a NaN operand gives the other (IEEE maxNum)", same),
         "min": ("elementwise minimum; a NaN operand gives the other (IEEE minNum)", same),
+        # (which zero they give for +0.0 and -0.0 is left open, as by maxNum and C's fmax)
         "and": ("bitwise/logical and", same),
         "or": ("bitwise/logical or", same),
         "xor": ("bitwise/logical xor", same),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from compiler.ir import Builder, Operation, Value
+from compiler.ir.types import BIT_WIDTHS
 from compiler.passes.helpers.constants import make_constant
 
 
@@ -128,8 +129,8 @@ def atan(b: Builder, op: Operation) -> Value:
 
 def pow(b: Builder, op: Operation) -> Value:  # noqa: A001 - the op's name
     """C's pow from exp2 and log2: |b|^e in f64 (exact enough for f32 results), the sign of a
-    negative base for odd integral e, NaN for a negative base and a fractional e, and pow(x, 0) =
-    pow(1, y) = 1."""
+    negative base (-0.0 included) for odd integral e, NaN for a finite negative base and a
+    fractional e, and pow(x, 0) = pow(1, y) = pow(-1, +-inf) = 1."""
     base, exponent = op.operands
     o = Ops(b, base)
     dtype = base.type.dtype
@@ -142,10 +143,18 @@ def pow(b: Builder, op: Operation) -> Value:  # noqa: A001 - the op's name
     half = o.op("math.floor", o.mul(exponent, 0.5))
     odd = o.both(integral, o.cmp("ne", o.mul(half, 2.0), exponent))
     negative = o.cmp("lt", base, 0.0)
-    signed = o.where(o.both(negative, odd), o.op("arith.neg", magnitude), magnitude)
-    fractional = o.both(negative, o.op("arith.not", integral))
+    # the sign an odd power keeps is the base's sign bit: pow(-0.0, -1.0) is -inf
+    bits = b.value("arith.bitcast", base, dtype=f"i{BIT_WIDTHS[dtype]}")
+    sign = b.value("arith.cmp", bits, b.constant(0, bits.type.dtype, bits.type.shape), pred="lt")
+    signed = o.where(o.both(sign, odd), o.op("arith.neg", magnitude), magnitude)
+    finite_negative = o.both(negative, o.cmp("gt", base, -math.inf))  # pow(-inf, 0.5) is inf
+    fractional = o.both(finite_negative, o.op("arith.not", integral))
     result = o.where(fractional, math.nan, signed)
-    return o.where(o.either(o.cmp("eq", exponent, 0.0), o.cmp("eq", base, 1.0)), 1.0, result)
+    one = o.either(o.cmp("eq", exponent, 0.0), o.cmp("eq", base, 1.0))
+    # pow(-1, +-inf) is 1 too, where exp2 would see inf * log2(1) = NaN
+    unit = o.cmp("eq", o.op("math.abs", base), 1.0)
+    one = o.either(one, o.both(unit, o.cmp("eq", o.op("math.abs", exponent), math.inf)))
+    return o.where(one, 1.0, result)
 
 
 ELEMENTWISE = ("arith.constant", "arith.add", "arith.sub", "arith.mul", "arith.div", "arith.neg")
@@ -156,6 +165,7 @@ EXPANSIONS = {
     "math.atan": (atan, (*ELEMENTWISE, *SELECTION)),
     "math.pow": (
         pow,
-        (*ELEMENTWISE, *SELECTION, "arith.cast", "math.exp2", "math.log2", "math.floor"),
+        (*ELEMENTWISE, *SELECTION, "arith.cast", "arith.bitcast", "math.exp2", "math.log2")
+        + ("math.floor",),
     ),
 }
