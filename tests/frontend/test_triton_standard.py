@@ -33,6 +33,18 @@ def _run(application, backend, out, x=None, y=None):
     return x, y
 
 
+def _run_vector(application, backend: str, x: torch.Tensor, out: torch.Tensor, out_tile: int):
+    """`application(x, out)` over tiles of 16 elements of x and `out_tile` of out."""
+    kernel = ninetoothed.make(
+        lambda x, out: (x.tile((16,)), out.tile((out_tile,))),
+        application,
+        (Tensor(1), Tensor(1)),
+        backend=backend,
+        device="cpu",
+    )
+    kernel(x, out)
+
+
 def _poisoned(columns: int, dtype=torch.float32) -> torch.Tensor:
     if dtype.is_floating_point:
         return torch.full((ROWS, columns), math.nan, dtype=dtype)
@@ -201,14 +213,7 @@ def test_histogram_counts_each_tile_and_skips_the_rest(backend):
     """Values outside 0 .. bins-1, and those the mask drops, are not counted (as on a GPU)."""
     x = torch.randint(-3, 12, (64,), dtype=torch.int32)
     out = torch.full((32,), -7, dtype=torch.int32)
-    kernel = ninetoothed.make(
-        lambda x, out: (x.tile((16,)), out.tile((8,))),
-        counted,
-        (Tensor(1), Tensor(1)),
-        backend=backend,
-        device="cpu",
-    )
-    kernel(x, out)
+    _run_vector(counted, backend, x, out, 8)
     kept = [tile[tile != 3] for tile in x.split(16)]
     expected = torch.stack([torch.bincount(t[(t >= 0) & (t < 8)], minlength=8) for t in kept])
     assert torch.equal(out, expected.flatten().int())
@@ -218,14 +223,7 @@ def test_histogram_counts_each_tile_and_skips_the_rest(backend):
 def test_swizzle2d_orders_each_group_of_rows_by_column(backend):
     x = torch.zeros(16, dtype=torch.int32)
     out = torch.full((16,), -7, dtype=torch.int32)
-    kernel = ninetoothed.make(
-        lambda x, out: (x.tile((16,)), out.tile((16,))),
-        grouped_order,
-        (Tensor(1), Tensor(1)),
-        backend=backend,
-        device="cpu",
-    )
-    kernel(x, out)
+    _run_vector(grouped_order, backend, x, out, 16)
     # Triton's docstring: rows 0-1 and 2-3 are groups, numbered down each column in turn
     assert out.tolist() == [0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15]
 
@@ -298,14 +296,7 @@ def test_triton_source_functions_take_values_not_the_tensors(backend):
     x = torch.tensor([3, -2, 5, 7, 2, 2, 2, 3] * 4, dtype=torch.int8)
     given = x.clone()
     out = torch.full((32,), math.nan)
-    kernel = ninetoothed.make(
-        lambda x, out: (x.tile((16,)), out.tile((16,))),
-        widened_products,
-        (Tensor(1), Tensor(1)),
-        backend=backend,
-        device="cpu",
-    )
-    kernel(x, out)
+    _run_vector(widened_products, backend, x, out, 16)
     assert torch.equal(x, given)
     expected = torch.cat([tile.int().cumprod(0) for tile in given.split(16)]).float()
     assert torch.equal(out, expected)
