@@ -50,8 +50,8 @@ class constexpr:  # noqa: N801 - Triton's name
 
 
 class PropagateNan(enum.Enum):
-    """Triton's NaN handling for `maximum`, `minimum` and `clamp`. Every backend here propagates
-    NaN, which is what ALL asks and what NONE (unspecified) permits."""
+    """Triton's NaN handling for `maximum`, `minimum` and `clamp`: NONE (the default) passes a NaN
+    operand over, as Triton does (IEEE maxNum); ALL gives NaN wherever an operand is NaN."""
 
     NONE = 0
     ALL = 0xFFFF

@@ -106,7 +106,8 @@ class ExpressionLowerer(AttributeLowerer):
     def expr_BinOp(self, node: ast.BinOp) -> object:
         left, right = self.expr(node.left), self.expr(node.right)
         sequences = {ast.Add: operator.add, ast.Mult: operator.mul}
-        if isinstance(left, tuple | list) and type(node.op) in sequences:  # shapes, as in Python
+        shapes = isinstance(left, tuple | list) or isinstance(right, tuple | list)
+        if shapes and type(node.op) in sequences:  # `x.shape[:1] + (1,)`: Python's
             return sequences[type(node.op)](left, right)
         left, right = self.operand(left), self.operand(right)
         return self.binary(node.op, left, right)

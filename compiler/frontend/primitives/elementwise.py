@@ -35,8 +35,8 @@ def _nan_if_any(arith: Arith, result: object, operands: tuple, propagate_nan: ob
         return result
     if not is_float(result.type.dtype):
         return result
-    values = [arith.as_value(v, result) for v in operands]
-    nan = arith.b.value("math.isnan", arith.cast(values[0], result.type.dtype))
+    values = [arith.cast(arith.as_value(v, result), result.type.dtype) for v in operands]
+    nan = arith.b.value("math.isnan", values[0])
     total = values[0]
     for v in values[1:]:
         nan = arith.binary("arith.or", nan, arith.b.value("math.isnan", v))

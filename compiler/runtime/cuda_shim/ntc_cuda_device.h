@@ -98,18 +98,26 @@ struct ntc_add {
   __device__ T operator()(T a, T b) const { return a + b; }
 };
 // arith.max and arith.min: IEEE maxNum and minNum, as Triton's maximum and minimum (a NaN
-// operand gives the other).
+// operand gives the other): fmaxf, fmax and __hmax are that, one instruction each.
 struct ntc_max {
   template <typename T>
   __device__ T operator()(T a, T b) const { return (a > b || b != b) ? a : b; }
   __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
   __device__ double operator()(double a, double b) const { return fmax(a, b); }
+  __device__ __half operator()(__half a, __half b) const { return __hmax(a, b); }
+  __device__ __nv_bfloat16 operator()(__nv_bfloat16 a, __nv_bfloat16 b) const {
+    return __hmax(a, b);
+  }
 };
 struct ntc_min {
   template <typename T>
   __device__ T operator()(T a, T b) const { return (a < b || b != b) ? a : b; }
   __device__ float operator()(float a, float b) const { return fminf(a, b); }
   __device__ double operator()(double a, double b) const { return fmin(a, b); }
+  __device__ __half operator()(__half a, __half b) const { return __hmin(a, b); }
+  __device__ __nv_bfloat16 operator()(__nv_bfloat16 a, __nv_bfloat16 b) const {
+    return __hmin(a, b);
+  }
 };
 
 template <typename T>
