@@ -97,17 +97,16 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
     only = _failed_on(args.failed_on, records, backend) if args.failed_on else None
     path = data.records_file(records, backend)
     previous = records / f"{backend}.done.jsonl"  # plain: the plugin reads it as the skip list
-    kept = None
+    kept, retried = None, []
     if args.resume or args.retry_failed:
         # A resumption stopped before it merged left what it kept in its skip list: keep it too.
         earlier = [previous] if previous.exists() else []
-        kept = [
-            line
-            for line in _recorded_lines(
-                path, [*earlier, *sorted(records.glob(f"{backend}.*.part"))]
-            )
-            if not (args.retry_failed and json.loads(line).get("outcome") == "failed")
+        lines = _recorded_lines(path, [*earlier, *sorted(records.glob(f"{backend}.*.part"))])
+        failed = [
+            args.retry_failed and json.loads(line).get("outcome") == "failed" for line in lines
         ]
+        kept = [line for line, again in zip(lines, failed, strict=True) if not again]
+        retried = [line for line, again in zip(lines, failed, strict=True) if again]
     previous.unlink(missing_ok=True)
     if kept is not None:
         previous.write_text("".join(kept))
@@ -124,20 +123,24 @@ def run_backend(corpus: Corpus, backend: str, args: argparse.Namespace, records:
 
         ray_shards.run(args.ray, args.jobs, corpus, shards, records, previous, only)
         parts = [records / f"{backend}.{index}.part" for index in range(count)]
-        return _merge(path, previous, [part for part in parts if part.exists()])
+        return _merge(path, previous, [part for part in parts if part.exists()], retried)
     workers = []
     for shard in shards:
         part = records / f"{backend}.{shard.index}.part"
         log = (records / f"{backend}.{shard.index}.log").open("w")
         workers.append((start_shard(corpus, shard, part, previous, only, log), part, log))
     _follow(backend, workers)
-    return _merge(path, previous, [r for _, r, _ in workers if r.exists()])
+    return _merge(path, previous, [r for _, r, _ in workers if r.exists()], retried)
 
 
-def _merge(path: Path, previous: Path, shards: list[Path]) -> Path:
-    """The kept records and the shards' into the backend's records file."""
+def _merge(path: Path, previous: Path, shards: list[Path], retried: list[str]) -> Path:
+    """The kept records and the shards' into the backend's records file, with each failure a
+    retry did not run again (one `-k` left out) as it was."""
     earlier = previous.read_text() if previous.exists() else ""
-    data.write(path, earlier + "".join(shard.read_text() for shard in shards))
+    new = "".join(shard.read_text() for shard in shards)
+    ran = {json.loads(line).get("nodeid") for line in _recorded_lines_of(new)}
+    unrun = [line for line in retried if json.loads(line)["nodeid"] not in ran]
+    data.write(path, earlier + "".join(unrun) + new)
     for shard in [*shards, previous]:  # only once the merged file holds them
         shard.unlink(missing_ok=True)
     return path
@@ -173,14 +176,17 @@ def _recorded_lines(path: Path, parts: list[Path]) -> list[str]:
     it merged them, less a last line cut short by the stop."""
     texts = [data.read(path)] if path.exists() else []
     texts += [part.read_text() for part in parts]
+    return [line for text in texts for line in _recorded_lines_of(text)]
+
+
+def _recorded_lines_of(text: str) -> list[str]:
     lines = []
-    for text in texts:
-        for line in text.splitlines():
-            try:
-                json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            lines.append(line + "\n")
+    for line in text.splitlines():
+        try:
+            json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        lines.append(line + "\n")
     return lines
 
 

@@ -232,3 +232,17 @@ def test_ray_tasks_record_what_local_workers_record(run, tmp_path):
     by_ray = {name: r["outcome"] for name, r in records(tmp_path, "triton").items()}
     assert by_ray == {name: r["outcome"] for name, r in records(run, "triton").items()}
     assert not list((tmp_path / "compat_library").glob("*.part"))
+
+
+def test_retry_failed_keeps_the_failures_its_selection_leaves_out(run, tmp_path):
+    """`--retry-failed -k X` runs the failures X selects again; the others stay recorded."""
+    folder = tmp_path / "compat_library"
+    folder.mkdir()
+    data.write(folder / "triton.jsonl.gz", data.read(run / "compat_library" / "triton.jsonl.gz"))
+    argv = ["--corpus", str(LIBRARY), "--records", str(tmp_path), "--backend", "triton"]
+    argv += ["--report", str(tmp_path / "r.md"), "--retry-failed", "-k", "test_cube_root"]
+    assert runner.main(argv) == 0
+    headers = [json.loads(line) for line in data.read(folder / "triton.jsonl.gz").splitlines()]
+    headers = [header for header in headers if "collected" in header]
+    assert headers[-1]["collected"] == 1  # the one selected failure ran
+    assert set(records(tmp_path, "triton")) == set(records(run, "triton"))
