@@ -244,7 +244,7 @@ class ExpressionLowerer(AttributeLowerer):
                 self.unpacked(k.value, dict) if k.arg is None else {k.arg: self.expr(k.value)}
             )
         if isinstance(func, Primitive) and func.name not in PRIMITIVES:
-            written_in_triton = _python_function(standard_function(func.name))
+            written_in_triton = standard_function(func.name)
             if written_in_triton is not None:
                 # Triton's own source, on values: its parameters are its own, never a tensor of
                 # the application's that an assignment to them would store into

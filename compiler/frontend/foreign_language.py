@@ -58,11 +58,11 @@ def _defined_by_triton(obj: object) -> bool:
 
 
 def standard_function(name: str) -> object:
-    """The @jit function `triton.language.<name>` of Triton's standard library (its `.fn` is the
-    Python function), or None: a builtin of Triton's, a name it lacks, or Triton not installed."""
+    """The Python function of the @jit function `triton.language.<name>` of Triton's standard
+    library, or None: a builtin of Triton's, a name it lacks, or Triton not installed."""
     try:
         import triton.language
     except ImportError:
         return None
-    function = getattr(triton.language, name, None)
-    return function if callable(getattr(function, "fn", None)) else None
+    function = getattr(getattr(triton.language, name, None), "fn", None)
+    return function if callable(function) and hasattr(function, "__code__") else None

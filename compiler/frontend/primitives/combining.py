@@ -18,6 +18,7 @@ from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
 from compiler.frontend.primitives.along_axis import _along, gather
 from compiler.frontend.primitives.pairs import pick
+from compiler.frontend.primitives.shapes import ravel
 from compiler.ir.core import Value
 from compiler.ir.types import is_float
 
@@ -84,14 +85,7 @@ def _halves(arith: Arith, x: Value, axis: int) -> tuple[Value, Value]:
 def _reduced(arith, input, axis, combine: Combine, keep_dims: bool, what: str) -> object:
     tiles = _tiles(arith, input)
     if axis is None:  # every dim: the elements in one
-        for t in tiles:
-            for d in range(len(t.type.shape)):
-                _axis_size(t, d, what)
-        count = 1
-        for d in tiles[0].type.shape:
-            count *= d
-        tiles = tuple(arith.b.value("tile.reshape", t, shape=[count]) for t in tiles)
-        axis = 0
+        tiles, axis = tuple(ravel(arith, t) for t in tiles), 0
     axis %= len(tiles[0].type.shape)
     _axis_size(tiles[0], axis, what)
     while tiles[0].type.shape[axis] > 1:
