@@ -12,7 +12,7 @@ import hashlib
 
 from compiler.backends.naming import Namer
 from compiler.backends.syntax import Name
-from compiler.backends.target import OpText, Target
+from compiler.backends.target import OpText, Target, spelled
 from compiler.ir.core import Block, Kernel, Operation, Value
 from compiler.ir.invariants import launch_invariants
 from compiler.ir.memory_rules import BOX_SCALARS, split_box
@@ -272,12 +272,15 @@ class _Emitter:
         )
         self.write(depth, opening)
         multiply, add = (self.target.spelling[name] for name in ("arith.mul", "arith.add"))
+        fields = {"result_dtype": self.target.dtype("index")}
         partial = dims[0]
         for step, (dim, extent) in enumerate(zip(dims[1:], extents[1:], strict=True), 2):
             scaled = self.namer.fresh()
-            self.define(depth + 1, scaled, multiply.format(partial, extent), "index", plain=True)
+            product = spelled(multiply, OpText((partial, extent), {}, fields, ("index", "index")))
+            self.define(depth + 1, scaled, product, "index", plain=True)
             partial = position if step == len(dims) else self.namer.fresh()
-            self.define(depth + 1, partial, add.format(scaled, dim), "index", plain=True)
+            total = spelled(add, OpText((scaled, dim), {}, fields, ("index", "index")))
+            self.define(depth + 1, partial, total, "index", plain=True)
 
     def branch(self, op: Operation, depth: int) -> None:
         results = [self.define_name(v) for v in op.results]
@@ -304,7 +307,7 @@ class _Emitter:
         names = tuple(self.names[v] for v in op.operands)
         text = OpText(names, op.attrs, fields, tuple(v.type.dtype for v in op.operands))
         try:
-            return spelling(text) if callable(spelling) else spelling.format(*text.args, **fields)
+            return spelled(spelling, text)
         except KeyError as missing:
             raise self.fail(
                 op,

@@ -4,9 +4,10 @@ spells otherwise (Triton's `//`, TIR's `T.truncdiv`, ...)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Mapping
 
-from compiler.backends.target import OpText
+from compiler.backends.target import OpText, Spelling, spelled
 from compiler.ir.types import FLOAT_DTYPES, INT_DTYPES
 
 INFIX = {
@@ -43,6 +44,36 @@ OPERAND_DTYPES = {
 def infix(table: dict[str, str]) -> dict[str, str]:
     """Format spellings `a <symbol> b` for each op of `table`."""
     return {name: f"{{0}} {symbol} {{1}}" for name, symbol in table.items()}
+
+
+# Integer arithmetic that can pass its type's range. The IR's wraps, two's complement, as Triton's
+# LLVM ops without `nsw` do; C++ and TIR take signed overflow as impossible and fold on it
+# (`-x > 0` becomes `x < 0`, wrong for INT_MIN), so `wrapping` computes them in a type where the
+# result is exact or wraps by definition, and converts it back (modular in C++ and TIR alike).
+WRAPPING = ("arith.add", "arith.sub", "arith.mul", "arith.neg", "arith.shl")
+
+
+def wrapping(
+    spelling: Spelling, cast: str, dtypes: Mapping[str, str], domain: Mapping[str, str]
+) -> Callable[[OpText], str]:
+    """`spelling` of a WRAPPING op, on operands of a dtype in `domain` computed in the dtype it
+    maps to and cast back. `cast` (fields dtype, value) converts a value to a type spelled by
+    `dtypes` (IR dtype -> the language's)."""
+
+    def spell(op: OpText) -> str:
+        dtype = op.operand_dtypes[0] if op.operand_dtypes else None
+        wide = domain.get(dtype)
+        if wide is None:
+            return spelled(spelling, op)
+        widened = dataclasses.replace(
+            op,
+            args=tuple(cast.format(dtype=dtypes[wide], value=a) for a in op.args),
+            fields={**op.fields, "result_dtype": dtypes[wide]},
+            operand_dtypes=(wide,) * len(op.args),
+        )
+        return cast.format(dtype=dtypes[dtype], value=spell(widened))
+
+    return spell
 
 
 def atomic(update: str, masked: str) -> Callable[[OpText], str]:

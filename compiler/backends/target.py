@@ -34,6 +34,11 @@ class OpText:
 Spelling = str | Callable[[OpText], str]
 
 
+def spelled(spelling: Spelling, text: OpText) -> str:
+    """The text of one op from its spelling, a format string or a callable."""
+    return spelling(text) if callable(spelling) else spelling.format(*text.args, **text.fields)
+
+
 def loop_lowered_ops(capabilities: Mapping[str, object]) -> frozenset[str]:
     """Ops a target takes without spelling them, because the loop-level passes remove them before
     emission given these capabilities: without tile values, the tile ops that

@@ -6,10 +6,10 @@ as a one-line `if`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from compiler.backends.operators import INFIX, compare, infix
-from compiler.backends.target import OpText
+from compiler.backends.operators import INFIX, WRAPPING, compare, infix, wrapping
+from compiler.backends.target import OpText, Spelling
 from compiler.ir.types import is_float
 
 
@@ -105,6 +105,18 @@ def typed_arithmetic(typed: str) -> dict[str, Callable[[OpText], str]]:
             else f"-{op.args[0]}"
         ),
     }
+
+
+def wrapping_arithmetic(
+    spelling: Mapping[str, Spelling], cast: str, dtypes: Mapping[str, str]
+) -> dict[str, Callable[[OpText], str]]:
+    """`spelling`'s WRAPPING ops made modular on integers narrower than 64 bits: TVM computes an i8
+    in i8 and gives LLVM its signed ops as `nsw` (overflow-free), and its simplifier bounds an
+    unsigned result to [0, max] as if it never wrapped (`0 - x` of a u32 folds to 0), so they
+    compute in i64, where they are exact, and are cast back. 64-bit arithmetic, with no wider type
+    to compute in, keeps TVM's reading, that it does not overflow."""
+    domain = dict.fromkeys(("i8", "i16", "i32", "u8", "u16", "u32"), "i64")
+    return {name: wrapping(spelling[name], cast, dtypes, domain) for name in WRAPPING}
 
 
 def _fmod(op: OpText) -> str:

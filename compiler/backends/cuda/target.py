@@ -21,9 +21,11 @@ from compiler.backends.operators import (
     MATH,
     MATH_DTYPES,
     OPERAND_DTYPES,
+    WRAPPING,
     atomic,
     compare,
     infix,
+    wrapping,
 )
 from compiler.backends.target import OpText, Target
 
@@ -142,6 +144,15 @@ _DTYPES = {
     "f64": "double",
     "index": "int",
 }
+# Signed i32 and i64 arithmetic in their unsigned types, where C++ defines it to wrap (i8 and i16
+# compute in int, out of overflow's reach).
+_WRAPPING_DOMAIN = {"i32": "u32", "i64": "u64"}
+SPELLING.update(
+    {
+        name: wrapping(SPELLING[name], "({dtype})({value})", _DTYPES, _WRAPPING_DOMAIN)
+        for name in WRAPPING
+    }
+)
 
 
 def _names_used(texts: list[str]) -> frozenset[str]:

@@ -36,6 +36,7 @@ from compiler.backends.tir import (
     masked_load,
     sequential_atomic,
     typed_arithmetic,
+    wrapping_arithmetic,
 )
 from compiler.ir.memory_rules import BOX_SCALARS, split_box
 
@@ -107,6 +108,7 @@ _DTYPES = {
     "f64": "T.float64",
     "index": "T.int32",
 }
+SPELLING.update(wrapping_arithmetic(SPELLING, "T.Cast({dtype}, {value})", _DTYPES))
 
 
 # TileLang 0.1.15's C target has no bfloat16 type at all ("Cannot convert type bfloat16 to C

@@ -23,6 +23,7 @@ from compiler.backends.tir import (
     masked_load,
     sequential_atomic,
     typed_arithmetic,
+    wrapping_arithmetic,
 )
 
 
@@ -62,6 +63,7 @@ _DTYPES = {
     "f64": "float64",
     "index": "int32",
 }
+SPELLING.update(wrapping_arithmetic(SPELLING, 'T.Cast("{dtype}", {value})', _DTYPES))
 
 _SYNTAX = dataclasses.replace(
     python_syntax(

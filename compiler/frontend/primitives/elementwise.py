@@ -65,6 +65,18 @@ def cast(
     return arith.b.value("arith.bitcast", x, dtype=target)
 
 
+def abs(arith: Arith, x: object) -> Value:  # noqa: A001 - Triton's name
+    """`|x|` in `x`'s own type, as Triton's: integers stay integers (|INT_MIN| wraps to itself,
+    unsigned and bool values are their own), floats clear the sign bit."""
+    x = arith.as_value(x)
+    dtype = x.type.dtype
+    if is_float(dtype):
+        return arith.unary("math.abs", x)
+    if dtype == "i1" or dtype.startswith("u"):
+        return x
+    return arith.where(arith.compare("lt", x, 0), arith.b.value("arith.neg", x), x)
+
+
 def where(arith: Arith, condition: object, x: object, y: object) -> object:
     return arith.where(condition, x, y)
 
@@ -286,7 +298,7 @@ def pow(arith: Arith, arg0: object, arg1: object) -> Value:  # noqa: A001 - libd
 PRIMITIVES: dict[str, Callable] = {
     **{
         name: _unary(f"math.{name}")
-        for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos")
+        for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos")
     },
     **{name: _unary(f"math.{name}") for name in ("floor", "ceil", "erf", "tanh", "atan")},
     "fabs": _unary("math.abs"),
@@ -297,7 +309,21 @@ PRIMITIVES: dict[str, Callable] = {
     "fmin": _binary("arith.min"),
     **{
         f.__name__: f
-        for f in (cast, where, sigmoid, clamp, fma, cdiv, cosh, sinh, acosh, asinh, atanh, log1p)
+        for f in (
+            abs,
+            cast,
+            where,
+            sigmoid,
+            clamp,
+            fma,
+            cdiv,
+            cosh,
+            sinh,
+            acosh,
+            asinh,
+            atanh,
+            log1p,
+        )
     },
     **{f.__name__: f for f in (expm1, tan, asin, acos, atan2, exp10, log10, trunc, round)},
     **{f.__name__: f for f in (nearbyint, isnan, isinf, pow, fdiv, div_rn, umulhi)},

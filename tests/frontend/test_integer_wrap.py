@@ -1,0 +1,125 @@
+"""Integer arithmetic wraps, two's complement, on every backend, as Triton's does: C++ and TVM take
+signed overflow as impossible and fold on it (`-x > 0` became `x < 0`, wrong for INT_MIN; `x + c <
+x` became false), so their forms compute it where it is defined. `abs` of an integer stays an
+integer (it went through f32, losing every bit past 24)."""
+
+import pytest
+import torch
+
+import compiler.dsl as ninetoothed
+import compiler.dsl.language as ntl
+from compiler.backends import TARGETS
+from compiler.dsl import Tensor
+
+BACKENDS = sorted(TARGETS)
+SIZE = 200  # past one block of 64: a ragged last block
+# TVM reads signed i64 arithmetic as never overflowing, and has no wider type to compute it in
+# (it bounds unsigned results as if they never wrapped): there i64 wraps only where TVM keeps it.
+SIGNED = [
+    (backend, dtype)
+    for backend in BACKENDS
+    for dtype in (torch.int8, torch.int32, torch.int64)
+    if (backend, dtype) != ("tvm", torch.int64)
+]
+
+
+UNSIGNED = (torch.uint8, torch.uint16, torch.uint32)
+
+
+def _wrap(values: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """Exact int64 results reduced to `dtype`'s range, two's complement (as int64)."""
+    bits = torch.iinfo(dtype).bits
+    if bits == 64:
+        return values
+    span = 1 << bits
+    low = 0 if dtype in UNSIGNED else -(span >> 1)
+    return (values - low) % span + low
+
+
+def _inputs(dtype: torch.dtype, seed: int) -> torch.Tensor:
+    """Random values over the whole range, and its extremes at the front (as int64 where torch
+    has no arithmetic on `dtype`: u16 and u32)."""
+    g = torch.Generator().manual_seed(seed)
+    info = torch.iinfo(dtype)
+    low, high = (info.min >> 2, info.max >> 2) if info.bits == 64 else (info.min, info.max)
+    x = torch.randint(low, high, (SIZE,), dtype=torch.int64, generator=g)
+    x[:4] = torch.tensor([info.min, info.max, 0, -1 if info.min else 1])
+    return x.to(dtype)
+
+
+def _run(application, backend: str, *inputs: torch.Tensor, out_dtype: torch.dtype):
+    out = torch.full((SIZE,), 77, dtype=out_dtype)
+    kernel = ninetoothed.make(
+        lambda *ts: tuple(t.tile((64,)) for t in ts),
+        application,
+        tuple(Tensor(1) for _ in range(len(inputs) + 1)),
+        backend=backend,
+        device="cpu",
+    )
+    kernel(*inputs, out)
+    return out
+
+
+def negated_positive(x, out):
+    out = -x > 0  # noqa: F841
+
+
+def zero_minus(x, out):
+    out = 0 - x  # noqa: F841
+
+
+def overflowed(x, out):
+    out = x + 2000000000 < x  # noqa: F841
+
+
+def hashed(x, out):
+    h = x * 1103515245 + 12345
+    out = h ^ (h << 7)  # noqa: F841
+
+
+def absolute(x, out):
+    out = ntl.abs(x) + 1  # noqa: F841
+
+
+def builtin_absolute(x, out):
+    out = abs(x)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend, dtype", SIGNED)
+def test_negation_wraps(backend, dtype):
+    x = _inputs(dtype, 1)
+    negated = _wrap(-x.long(), dtype)
+    assert torch.equal(_run(negated_positive, backend, x, out_dtype=torch.bool), negated > 0)
+    assert torch.equal(_run(zero_minus, backend, x, out_dtype=dtype), negated.to(dtype))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", UNSIGNED)
+def test_unsigned_negation_wraps(backend, dtype):
+    x = _inputs(dtype, 2)
+    expected = _wrap(-x.long(), dtype)
+    assert torch.equal(_run(zero_minus, backend, x, out_dtype=dtype).long(), expected)
+    assert torch.equal(_run(negated_positive, backend, x, out_dtype=torch.bool), expected > 0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sum_and_product_wrap(backend):
+    x = _inputs(torch.int32, 3)
+    exact = x.long()
+    assert torch.equal(
+        _run(overflowed, backend, x, out_dtype=torch.bool),
+        _wrap(exact + 2000000000, torch.int32) < exact,
+    )
+    h = _wrap(exact * 1103515245 + 12345, torch.int32)
+    expected = _wrap(h ^ _wrap(h << 7, torch.int32), torch.int32).to(torch.int32)
+    assert torch.equal(_run(hashed, backend, x, out_dtype=torch.int32), expected)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int32, torch.uint8])
+def test_abs_of_an_integer_is_exact(backend, dtype):
+    x = _inputs(dtype, 4)
+    magnitude = _wrap(x.long().abs(), dtype)
+    expected = _wrap(magnitude + 1, dtype).to(dtype)
+    assert torch.equal(_run(absolute, backend, x, out_dtype=dtype), expected)
+    assert torch.equal(_run(builtin_absolute, backend, x, out_dtype=dtype), magnitude.to(dtype))
