@@ -51,14 +51,15 @@ def infix(table: dict[str, str]) -> dict[str, str]:
 # (`-x > 0` becomes `x < 0`, wrong for INT_MIN), so `wrapping` computes them in a type where the
 # result is exact or wraps by definition, and converts it back (modular in C++ and TIR alike).
 WRAPPING = ("arith.add", "arith.sub", "arith.mul", "arith.neg", "arith.shl")
+# Spells the conversion of a value (its text) to an IR dtype.
+Convert = Callable[[str, str], str]
 
 
 def wrapping(
-    spelling: Spelling, cast: str, dtypes: Mapping[str, str], domain: Mapping[str, str]
+    spelling: Spelling, dtypes: Mapping[str, str], domain: Mapping[str, str], convert: Convert
 ) -> Callable[[OpText], str]:
     """`spelling` of a WRAPPING op, on operands of a dtype in `domain` computed in the dtype it
-    maps to and cast back. `cast` (fields dtype, value) converts a value to a type spelled by
-    `dtypes` (IR dtype -> the language's)."""
+    maps to and converted back with `convert`; `dtypes` spells IR dtypes in the language."""
 
     def spell(op: OpText) -> str:
         dtype = op.operand_dtypes[0] if op.operand_dtypes else None
@@ -67,11 +68,11 @@ def wrapping(
             return spelled(spelling, op)
         widened = dataclasses.replace(
             op,
-            args=tuple(cast.format(dtype=dtypes[wide], value=a) for a in op.args),
+            args=tuple(convert(a, wide) for a in op.args),
             fields={**op.fields, "result_dtype": dtypes[wide]},
             operand_dtypes=(wide,) * len(op.args),
         )
-        return cast.format(dtype=dtypes[dtype], value=spell(widened))
+        return convert(spell(widened), dtype)
 
     return spell
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 
 from compiler.backends.operators import INFIX, WRAPPING, compare, infix, wrapping
 from compiler.backends.target import OpText, Spelling
-from compiler.ir.types import is_float
+from compiler.ir.types import BIT_WIDTHS, is_float
 
 
 def masked_load(typed: str) -> Callable[[OpText], str]:
@@ -108,15 +108,33 @@ def typed_arithmetic(typed: str) -> dict[str, Callable[[OpText], str]]:
 
 
 def wrapping_arithmetic(
-    spelling: Mapping[str, Spelling], cast: str, dtypes: Mapping[str, str]
+    spelling: Mapping[str, Spelling], cast: str, typed: str, dtypes: Mapping[str, str]
 ) -> dict[str, Callable[[OpText], str]]:
     """`spelling`'s WRAPPING ops made modular on integers narrower than 64 bits: TVM computes an i8
     in i8 and gives LLVM its signed ops as `nsw` (overflow-free), and its simplifier bounds an
     unsigned result to [0, max] as if it never wrapped (`0 - x` of a u32 folds to 0), so they
-    compute in i64, where they are exact, and are cast back. 64-bit arithmetic, with no wider type
-    to compute in, keeps TVM's reading, that it does not overflow."""
+    compute in i64, where they are exact. Back in their type the result is reduced to its range in
+    i64 first, where it is exact too: TVM folds a cast of a constant out of range to an error.
+    64-bit arithmetic, with no wider type to compute in, keeps TVM's reading, that it does not
+    overflow. `cast` (fields dtype, value) converts, `typed` (the same) spells a constant."""
+
+    def i64(value: int) -> str:
+        return typed.format(dtype=dtypes["i64"], value=value)
+
+    def convert(text: str, target: str) -> str:
+        if target == "i64":
+            return cast.format(dtype=dtypes["i64"], value=text)
+        bits = BIT_WIDTHS[target]
+        mask = i64((1 << bits) - 1)
+        if target.startswith("u"):
+            reduced = f"({text}) & {mask}"
+        else:  # two's complement: shift into [0, 2^bits), mask, shift back
+            half = i64(1 << (bits - 1))
+            reduced = f"((({text}) + {half}) & {mask}) - {half}"
+        return cast.format(dtype=dtypes[target], value=reduced)
+
     domain = dict.fromkeys(("i8", "i16", "i32", "u8", "u16", "u32"), "i64")
-    return {name: wrapping(spelling[name], cast, dtypes, domain) for name in WRAPPING}
+    return {name: wrapping(spelling[name], dtypes, domain, convert) for name in WRAPPING}
 
 
 def _fmod(op: OpText) -> str:

@@ -149,7 +149,12 @@ _DTYPES = {
 _WRAPPING_DOMAIN = {"i32": "u32", "i64": "u64"}
 SPELLING.update(
     {
-        name: wrapping(SPELLING[name], "({dtype})({value})", _DTYPES, _WRAPPING_DOMAIN)
+        name: wrapping(
+            SPELLING[name],
+            _DTYPES,
+            _WRAPPING_DOMAIN,
+            lambda text, to: f"({_DTYPES[to]})({text})",
+        )
         for name in WRAPPING
     }
 )

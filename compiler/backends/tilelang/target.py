@@ -108,7 +108,9 @@ _DTYPES = {
     "f64": "T.float64",
     "index": "T.int32",
 }
-SPELLING.update(wrapping_arithmetic(SPELLING, "T.Cast({dtype}, {value})", _DTYPES))
+SPELLING.update(
+    wrapping_arithmetic(SPELLING, "T.Cast({dtype}, {value})", "{dtype}({value})", _DTYPES)
+)
 
 
 # TileLang 0.1.15's C target has no bfloat16 type at all ("Cannot convert type bfloat16 to C

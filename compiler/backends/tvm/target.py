@@ -63,7 +63,9 @@ _DTYPES = {
     "f64": "float64",
     "index": "int32",
 }
-SPELLING.update(wrapping_arithmetic(SPELLING, 'T.Cast("{dtype}", {value})', _DTYPES))
+SPELLING.update(
+    wrapping_arithmetic(SPELLING, 'T.Cast("{dtype}", {value})', "T.{dtype}({value})", _DTYPES)
+)
 
 _SYNTAX = dataclasses.replace(
     python_syntax(
