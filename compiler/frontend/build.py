@@ -13,6 +13,7 @@ from compiler.frontend.access import Accessor, Param, TensorRef
 from compiler.frontend.arith import Arith
 from compiler.frontend.context import KernelContext
 from compiler.frontend.index_domain import IndexDomain
+from compiler.frontend.primitives.grid import Grid
 from compiler.frontend.statements import FunctionLowerer
 from compiler.frontend.symbols import bind, python_expr
 from compiler.ir.builder import Builder
@@ -76,11 +77,14 @@ def build_kernel(
     kernel = Kernel(name, args, body)
     arith = Arith(Builder(body, numbered=True))
     domain = IndexDomain(arith, body, sizes, constexprs)
-    ctx = KernelContext(arith, domain, Accessor(domain, constexprs), constexprs)
+    first = _grid_tensor(arranged, specs)
+    programs = math.prod(first.shape, start=1)
+    grid = Grid(arith, domain.program_id, lambda: domain.expr(programs))
+    ctx = KernelContext(arith, domain, Accessor(domain, constexprs), constexprs, grid)
     env = {n: TensorRef(p) if isinstance(p, Param) else p for n, p in params.items()}
     FunctionLowerer(ctx, application, env).run()
 
-    kernel.attrs["grid"] = grid_expression(arranged, specs, constexprs, sizes)
+    kernel.attrs["grid"] = _outer_tiles(first, constexprs, sizes)
     # A tensor written only through its source or data pointer (a scatter, an atomic histogram)
     # has no tiles of its own for programs to cover: 0.
     written = ctx.accessor.tile_written
@@ -118,11 +122,10 @@ def _check_unique(application, names: list[str], args: list[Value]) -> None:
     )
 
 
-def grid_expression(arranged, specs, constexprs, sizes: dict[str, Value]) -> str:
-    """Number of programs: the outermost level's size, as NineToothed takes it from the first
-    tensor parameter."""
-    first = next(t for t, s in zip(arranged, specs, strict=True) if s.kind == "tensor")
-    return _outer_tiles(first, constexprs, sizes)
+def _grid_tensor(arranged, specs) -> Tensor:
+    """The tensor whose outermost tiles are the programs, one each: the first tensor parameter,
+    as NineToothed takes it."""
+    return next(t for t, s in zip(arranged, specs, strict=True) if s.kind == "tensor")
 
 
 def _outer_tiles(tensor: Tensor, constexprs, sizes: dict[str, Value]) -> str:

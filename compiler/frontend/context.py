@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from compiler.frontend.access import Accessor
 from compiler.frontend.arith import Arith
 from compiler.frontend.index_domain import IndexDomain
+from compiler.frontend.primitives.grid import Grid
 
 
 @dataclass
@@ -15,6 +16,7 @@ class KernelContext:
     domain: IndexDomain
     accessor: Accessor
     constexprs: dict[str, int]
+    grid: Grid
     # Each function's source read and parsed once per kernel: a helper is inlined at every call.
     definitions: dict[object, tuple] = field(default_factory=dict)
 

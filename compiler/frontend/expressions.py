@@ -15,7 +15,7 @@ from compiler.frontend.attributes import AttributeLowerer, describe
 from compiler.frontend.context import KernelContext
 from compiler.frontend.foreign_language import as_language, standard_function
 from compiler.frontend.pointers import Pointer, SourceElements, source_elements
-from compiler.frontend.primitives import PRIMITIVES, call_primitive, memory
+from compiler.frontend.primitives import PRIMITIVES, call_primitive, grid, memory
 from compiler.frontend.symbols import tile_dim
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
@@ -243,6 +243,10 @@ class ExpressionLowerer(AttributeLowerer):
             kwargs.update(
                 self.unpacked(k.value, dict) if k.arg is None else {k.arg: self.expr(k.value)}
             )
+        if isinstance(func, Primitive) and func.name in grid.PRIMITIVES:
+            values = [self.compile_time(a) for a in args]
+            named = {k: self.compile_time(v) for k, v in kwargs.items()}
+            return grid.call_grid_primitive(self.ctx.grid, func.name, values, named)
         if isinstance(func, Primitive) and func.name not in PRIMITIVES:
             written_in_triton = standard_function(func.name)
             if written_in_triton is not None:
