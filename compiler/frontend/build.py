@@ -10,6 +10,7 @@ from compiler.dsl.symbol import Expr
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.access import Accessor, Param, TensorRef
+from compiler.frontend.application import parameters, unwrap
 from compiler.frontend.arith import Arith
 from compiler.frontend.context import KernelContext
 from compiler.frontend.index_domain import IndexDomain
@@ -37,7 +38,8 @@ def build_kernel(
     specs: list[ArgSpec],
     constexprs: dict[str, int],
 ) -> Kernel:
-    names = list(inspect.signature(application).parameters)
+    names = parameters(application)
+    application, bound = unwrap(application)
     args: list[Value] = []
     sizes: dict[str, Value] = {}
     params: dict[str, object] = {}
@@ -67,8 +69,8 @@ def build_kernel(
 
     # Constexpr symbols given as symbols stay compile-time parameters: sizes are arguments already,
     # any other one becomes an argument of its own.
-    parameters = [n for n, v in constexprs.items() if isinstance(v, Expr)]
-    for parameter in parameters:
+    symbolic = [n for n, v in constexprs.items() if isinstance(v, Expr)]
+    for parameter in symbolic:
         if parameter not in sizes:
             sizes[parameter] = Value(ScalarType("index"), parameter)
             args.append(sizes[parameter])
@@ -81,7 +83,7 @@ def build_kernel(
     programs = math.prod(first.shape, start=1)
     grid = Grid(arith, domain.program_id, lambda: domain.expr(programs))
     ctx = KernelContext(arith, domain, Accessor(domain, constexprs), constexprs, grid)
-    env = {n: TensorRef(p) if isinstance(p, Param) else p for n, p in params.items()}
+    env = {**bound, **{n: TensorRef(p) if isinstance(p, Param) else p for n, p in params.items()}}
     FunctionLowerer(ctx, application, env).run()
 
     kernel.attrs["grid"] = _outer_tiles(first, constexprs, sizes)
@@ -93,8 +95,8 @@ def build_kernel(
         for name, tensor, spec in zip(names, arranged, specs, strict=True)
         if spec.kind == "tensor"
     ]
-    if parameters:
-        kernel.attrs["constexpr_params"] = parameters
+    if symbolic:
+        kernel.attrs["constexpr_params"] = symbolic
     metas = meta_symbols(arranged)
     kernel.attrs["meta"] = [[s.name, s.lower_bound, s.upper_bound] for s in metas]
     return kernel

@@ -14,6 +14,7 @@ from compiler.backends.registry import get_target
 from compiler.dsl.symbol import Expr, Symbol
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
+from compiler.frontend.application import parameters, unwrap
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
 from compiler.frontend.call_signature import alignment, call_key
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
@@ -46,7 +47,7 @@ class KernelHandle:
         # The accelerator when there is one, else the CPU (every backend has a CPU form).
         accelerator = torch.accelerator.current_accelerator()
         self.device = device or (accelerator.type if accelerator else "cpu")
-        self.kernel_name = kernel_name or application.__name__
+        self.kernel_name = kernel_name or unwrap(application)[0].__name__
         if autotune not in MODES:
             raise CompileError(f"autotune={autotune!r}: choose one of {', '.join(MODES)}")
         # Candidate schedules for measured autotuning (see
@@ -62,7 +63,7 @@ class KernelHandle:
             )
             if v
         }
-        self.names = list(inspect.signature(application).parameters)
+        self.names = parameters(application)
         self.tensors, self.arranged = _arrange(arrangement, application, tuple(tensors))
         self.constexpr_names = constexpr_symbols(self.arranged)
         self.meta_names = {s.name for s in meta_symbols(self.arranged)}
@@ -303,7 +304,8 @@ def _arrange(arrangement, application, entries: tuple) -> tuple[tuple, tuple]:
     results are the parameters'. Sources take the parameters' names where the arrangement lets
     them (so sizes read `input_size_0`): usually parameter i arranges entry i; otherwise the
     arrangement runs again with the entries it did use renamed."""
-    names = list(inspect.signature(application).parameters)
+    names = parameters(application)
+    application = unwrap(application)[0]  # named in errors
     renamed = _renamed(entries, dict(enumerate(names)))
     arranged = _results(arrangement(*renamed), application, len(names))
     used = [_entry_index(renamed, a.source) for a in arranged]
