@@ -85,9 +85,15 @@ def _traces(arguments: argparse.Namespace) -> int:
     elif arguments.backend or arguments.kernel:
         raise ConfigError("--backend and --kernel select suite kernels: use them with --suite")
     else:
-        document = json.loads(Path(arguments.file).read_text(encoding="utf-8"))
-        if not document.get("artifacts"):
-            raise ConfigError(f"{arguments.file} holds no artifacts")
+        try:
+            document = json.loads(Path(arguments.file).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ConfigError(f"{arguments.file} is not JSON ({error})") from None
+        if not isinstance(document, dict) or not document.get("artifacts"):
+            raise ConfigError(
+                f'{arguments.file} holds no artifacts: give {{"artifacts": {{backend: {{kernel: '
+                "artifact}}}, or use --suite"
+            )
         findings = audit_traces(document["artifacts"], document.get("targets", {}))
     _write(arguments.output, _render(arguments.format, findings, None, Path.cwd()))
     return FINDINGS if findings else CLEAN

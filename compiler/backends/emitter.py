@@ -2,8 +2,9 @@
 
 Each op becomes one line, `name = <spelling>` (or a bare statement when it has no result), spelled
 from the target's table. Structured control flow keeps its structure: `scf.for` becomes a loop
-whose loop-carried values are variables re-assigned at the end of the body, `scf.if` a two-way
-branch that assigns its results in both arms. All layout comes from `target.syntax`.
+whose loop-carried values are variables re-assigned at the end of the body, `scf.while` a loop
+on a variable its condition's ops set before the loop and again at the end of the body, `scf.if`
+a two-way branch that assigns its results in both arms. All layout comes from `target.syntax`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from compiler.ir.printer import print_kernel
 from compiler.ir.registry import lookup
 from compiler.ir.types import ArrayType, BufferType, is_float
 
-STRUCTURED_OPS = frozenset({"scf.for", "scf.if", "scf.yield"})
+STRUCTURED_OPS = frozenset({"scf.for", "scf.while", "scf.if", "scf.yield"})
 REGION_OPS = {"scf.grid": "grid_open", "scf.parallel": "parallel_open"}  # op -> Syntax field
 
 
@@ -188,6 +189,8 @@ class _Emitter:
             raise self.fail(op, "has no spelling", "it is not legal: decompose it with a pass")
         if op.name == "scf.for":
             self.loop(op, depth)
+        elif op.name == "scf.while":
+            self.while_loop(op, depth)
         elif op.name == "scf.if":
             self.branch(op, depth)
         elif op.name in REGION_OPS:
@@ -242,6 +245,38 @@ class _Emitter:
         self.block(op.regions[0].block, depth + 1, targets=variables)
         self.in_grid = outside
         self.close(depth)
+
+    def while_loop(self, op: Operation, depth: int) -> None:
+        condition, body = (region.block for region in op.regions)
+        variables = []
+        for init, result, *args in zip(
+            op.operands, op.results, condition.args, body.args, strict=True
+        ):
+            name = self.define_name(result)
+            self.names.update(dict.fromkeys(args, name))
+            variables.append(name)
+            self.define(depth, name, self.names[init], result.type.dtype)
+        start = self.position
+        check = self.namer.fresh()
+        self.define(depth, check, self.check(condition, depth), "i1")
+        if self.in_grid and self.syntax.grid_reference:
+            check = self.syntax.grid_reference.format(name=check)
+        self.write(depth, self.syntax.while_open.format(cond=check))
+        self.block(body, depth + 1, targets=variables)
+        end, self.position = self.position, start
+        again = self.check(condition, depth + 1)
+        type_ = self.target.dtype("i1")
+        self.write(depth + 1, self.syntax.assign.format(name=check, expr=again, type=type_))
+        self.position = end
+        self.close(depth)
+
+    def check(self, condition: Block, depth: int) -> str:
+        """A `scf.while` condition's ops; the name of the i1 it yields."""
+        for op in condition.ops[:-1]:
+            self.position += 1
+            self.op(op, depth)
+        self.position += 1
+        return self.names[condition.terminator.operands[0]]
 
     def region(self, op: Operation, depth: int) -> None:
         """scf.grid / scf.parallel: a region over the indices 0 .. n-1, opened as `syntax` says."""

@@ -39,6 +39,7 @@ def python_syntax(
         assign="{name} = {expr}",
         statement="{expr}",
         for_open="for {iv} in range({lb}, {ub}, {step}):",
+        while_open="while {cond}:",
         if_open="if {cond}:",
         else_open="else:",
         empty_block="pass",

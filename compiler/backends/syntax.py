@@ -21,6 +21,7 @@ class Syntax:
     assign: str  # re-assignment of a loop-carried or branch-result variable; fields: name, expr
     statement: str  # an op without results; field: expr
     for_open: str  # fields: iv, lb, ub, step
+    while_open: str  # field: cond (a variable the loop re-assigns before each check)
     if_open: str  # field: cond
     else_open: str
     empty_block: str  # the body of a block with nothing in it

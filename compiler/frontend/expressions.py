@@ -355,4 +355,4 @@ def _is_value(*objs: object) -> bool:
 
 
 def _is_data(obj: object) -> bool:
-    return isinstance(obj, TensorRef | Value | Expr)
+    return isinstance(obj, TensorRef | SourceElements | Value | Expr)

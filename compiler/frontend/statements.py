@@ -1,8 +1,9 @@
 """Statements of an application (and of the helpers it calls, inlined) -> SSA.
 
-Assigning to a parameter stores; `for ... in range(...)` becomes `scf.for` whose loop-carried values
-are the variables the body reassigns; `if` on a compile-time value picks a branch, on a runtime
-scalar becomes `scf.if`; calling a Python function inlines it.
+Assigning to a parameter stores; `for ... in range(...)` becomes `scf.for` and `while` on a
+runtime scalar `scf.while`, whose loop-carried values are the variables the body reassigns; `if`
+on a compile-time value picks a branch, on a runtime scalar becomes `scf.if`; calling a Python
+function inlines it.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class FunctionLowerer(ExpressionLowerer):
             if method is None:
                 raise CompileError(
                     f"{type(node).__name__} statements are not supported in an application; use "
-                    "assignments, for ... in range(...), if, and calls"
+                    "assignments, for ... in range(...), while, if, and calls"
                 )
             method(node)
         except CompileError as error:
@@ -155,9 +156,58 @@ class FunctionLowerer(ExpressionLowerer):
         lower, upper, step = {1: (0, *bounds, 1), 2: (*bounds, 1), 3: tuple(bounds)}[len(bounds)]
         lower, upper, step = (self.index(v) for v in (lower, upper, step))
         carried = [n for n in _assigned_names(node.body) if self.carries(n)]
+        block, inits = self.loop_body(node.body, carried, counter=node.target.id)
+        op = self.ctx.builder.create(
+            "scf.for", [lower, upper, step, *inits], regions=[Region([block])]
+        )
+        self.env.update(zip(carried, op.results, strict=True))
+
+    def stmt_While(self, node: ast.While) -> None:
+        if node.orelse:
+            raise CompileError("while ... else is not supported")
+        carried = [n for n in _assigned_names(node.body) if self.carries(n)]
+        inits = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
+        static = self.condition(node.test, carried, inits)
+        if not isinstance(static, Block):
+            if static:
+                raise CompileError(
+                    "this `while` never ends: its condition is true when the program compiles "
+                    "and `break` is not supported; make the condition a runtime value the body "
+                    "changes"
+                )
+            return  # false when the program compiles: the body never runs
+        body, inits = self.loop_body(node.body, carried)
+        condition = self.condition(node.test, carried, inits)
+        op = self.ctx.builder.create(
+            "scf.while", inits, regions=[Region([condition]), Region([body])]
+        )
+        self.env.update(zip(carried, op.results, strict=True))
+
+    def condition(self, test: ast.expr, carried: list[str], inits: list[Value]) -> Block | bool:
+        """A `while`'s test as a region over the carried values; a compile-time test's truth."""
+        block = Block([Value(v.type) for v in inits])
+        saved = dict(self.env)
+        self.env.update(zip(carried, block.args, strict=True))
+        with self.ctx.builder.at_end_of(block):
+            value = self.operand(self.expr(test))
+            if isinstance(value, Value):
+                if value.type.shape:
+                    raise CompileError(
+                        "`while` needs a scalar condition; reduce a tile to one first (ntl.max, "
+                        "ntl.sum)"
+                    )
+                self.ctx.builder.create("scf.yield", [self.ctx.arith.cast(value, "i1")])
+        self.env = saved
+        return block if isinstance(value, Value) else bool(value)
+
+    def loop_body(
+        self, statements: list[ast.stmt], carried: list[str], counter: str | None = None
+    ) -> tuple[Block, list[Value]]:
+        """A loop's body over the `carried` variables (and the index `counter`, for a `for`),
+        ended by its yield, with their initial values: cast to the types the body gives them."""
         inits = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
         for _ in range(3):  # retry when the body changes a carried value's type
-            block, yields = self.lower_body(node, carried, inits)
+            block, yields = self.lower_body(statements, carried, inits, counter)
             if [v.type for v in yields] == [v.type for v in inits]:
                 break
             inits = [self.meet(i, y.type) for i, y in zip(inits, yields, strict=True)]
@@ -165,11 +215,7 @@ class FunctionLowerer(ExpressionLowerer):
             raise CompileError(f"loop-carried values {carried} keep changing type; cast them")
         with self.ctx.builder.at_end_of(block):
             self.ctx.builder.create("scf.yield", yields)
-        op = self.ctx.builder.create(
-            "scf.for", [lower, upper, step, *inits], regions=[Region([block])]
-        )
-        for name, result in zip(carried, op.results, strict=True):
-            self.env[name] = result
+        return block, inits
 
     @staticmethod
     def is_range(func: object) -> bool:
@@ -188,15 +234,20 @@ class FunctionLowerer(ExpressionLowerer):
             return arith.cast(value, "index")
         return arith.constant(value, "index")
 
-    def lower_body(self, node: ast.For, carried: list[str], inits: list[Value]):
-        block = Block([Value(ScalarType("index"))] + [Value(v.type) for v in inits])
+    def lower_body(
+        self, statements: list[ast.stmt], carried: list[str], inits: list, counter: str | None
+    ):
+        leading = [Value(ScalarType("index"))] if counter else []
+        block = Block(leading + [Value(v.type) for v in inits])
         saved = dict(self.env)
-        self.env[node.target.id] = block.args[0]
-        self.env.update(zip(carried, block.args[1:], strict=True))
+        if counter:
+            self.env[counter] = block.args[0]
+        self.env.update(zip(carried, block.args[len(leading) :], strict=True))
         with self.ctx.builder.at_end_of(block):
-            self.runtime_body(node.body)
+            self.runtime_body(statements)
             yields = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
-            yields = [self.conform(y, a.type) for y, a in zip(yields, block.args[1:], strict=True)]
+            args = block.args[len(leading) :]
+            yields = [self.conform(y, a.type) for y, a in zip(yields, args, strict=True)]
         self.env = saved
         return block, yields
 

@@ -1,7 +1,7 @@
 """The IR's data structures: values, operations, blocks, regions and the kernel.
 
-Structured control flow only: `scf.for` and `scf.if` own regions of one block each; loop-carried
-values are block arguments, region results leave through `scf.yield`.
+Structured control flow only: `scf.for`, `scf.while` and `scf.if` own regions of one block each;
+loop-carried values are block arguments, region results leave through `scf.yield`.
 """
 
 from __future__ import annotations

@@ -4,13 +4,14 @@
 numpy arrays, changed in place; `meta` binds meta symbols (tile sizes written as names). An
 optional observer sees every global memory access as an `Access`: the buffer (the kernel argument's
 name), the flat element offsets actually accessed (after the mask), `load` or `store`, and the
-iteration counts (0-based) of the enclosing `scf.for` loops, outermost first. Values are computed
-with numpy's semantics (bf16 as f32; fp8 as f32 rounded to the format, by torch's conversion); the
-interpreter is a reference, not a fast path.
+iteration counts (0-based) of the enclosing `scf.for` and `scf.while` loops, outermost first.
+Values are computed with numpy's semantics (bf16 as f32; fp8 as f32 rounded to the format, by
+torch's conversion); the interpreter is a reference, not a fast path.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 from collections.abc import Callable
@@ -51,7 +52,7 @@ class Access:
     buffer: str  # the name of the buffer operand (a kernel argument)
     kind: str  # "load" or "store"
     offsets: np.ndarray  # 1-D int64: the flat element offsets the mask let through
-    loops: tuple[int, ...]  # iteration counts of the enclosing scf.for loops, outermost first
+    loops: tuple[int, ...]  # iteration counts of the enclosing loops, outermost first
 
 
 Observer = Callable[[Access], None]
@@ -61,7 +62,7 @@ Observer = Callable[[Access], None]
 class ProgramRun:
     """What one program did besides its memory effects."""
 
-    outer_loop_trips: tuple[int, ...]  # iterations of each outermost scf.for, in execution order
+    outer_loop_trips: tuple[int, ...]  # iterations of each outermost loop, in execution order
 
 
 def run_kernel(
@@ -203,6 +204,8 @@ class _Interpreter:
             return self.loop(op, x)
         if name == "scf.if":
             return self.block(op.regions[0 if x[0] else 1].block)
+        if name == "scf.while":
+            return self.while_loop(op, x)
         if name in ("scf.parallel", "scf.grid"):
             body = op.regions[0].block
             for i in range(int(x[0])):
@@ -267,18 +270,37 @@ class _Interpreter:
 
     def loop(self, op: Operation, x: list) -> list:
         body, carried = op.regions[0].block, x[3:]
-        outermost = not self.loops
-        self.loops.append(0)
-        trips = 0
-        for count, i in enumerate(range(int(x[0]), int(x[1]), int(x[2]))):
-            self.loops[-1] = count
-            self.env.update(zip(body.args, [np.int64(i), *carried], strict=True))
-            carried = self.block(body)
-            trips = count + 1
-        self.loops.pop()
-        if outermost:
-            self.outer_loop_trips.append(trips)
+        with self.counting():
+            for i in range(int(x[0]), int(x[1]), int(x[2])):
+                self.loops[-1] += 1
+                self.env.update(zip(body.args, [np.int64(i), *carried], strict=True))
+                carried = self.block(body)
         return carried
+
+    def while_loop(self, op: Operation, carried: list) -> list:
+        condition, body = (region.block for region in op.regions)
+        with self.counting():
+            while True:
+                self.loops[-1] += 1  # a check's accesses count with the iteration it starts
+                self.env.update(zip(condition.args, carried, strict=True))
+                if not self.block(condition)[0]:
+                    self.loops[-1] -= 1  # the last check starts none
+                    return carried
+                self.env.update(zip(body.args, carried, strict=True))
+                carried = self.block(body)
+
+    @contextlib.contextmanager
+    def counting(self):
+        """A loop's iterations (0-based) in `loops` while it runs; an outermost loop's count of
+        them in `outer_loop_trips` after."""
+        outermost = not self.loops
+        self.loops.append(-1)
+        try:
+            yield
+        finally:
+            trips = self.loops.pop() + 1
+            if outermost:
+                self.outer_loop_trips.append(trips)
 
     def value(self, op: Operation, name: str, attrs: dict, x: list) -> object:
         shape = tuple(self.meta.get(d, d) for d in op.results[0].type.shape)

@@ -203,6 +203,16 @@ def _defs() -> list[OpDef]:
         ),
         OpDef("scf.if", (1, 1), None, regions=2, effect="control", description="two-way branch"),
         OpDef(
+            "scf.while",
+            (0, None),
+            type_rules.while_loop,
+            # the condition (the carried values in, one i1 yielded), then the body (the carried
+            # values in, their next values yielded); the results are the values the check ended
+            regions=2,
+            effect="control",
+            description="loop while a runtime condition holds",
+        ),
+        OpDef(
             "scf.yield",
             (0, None),
             type_rules.no_results,

@@ -222,6 +222,10 @@ def for_loop(types: list[Type], attrs: dict) -> list[Type]:
     return list(types[3:])
 
 
+def while_loop(types: list[Type], attrs: dict) -> list[Type]:
+    return list(types)
+
+
 def no_results(types: list[Type], attrs: dict) -> list[Type]:
     return []
 

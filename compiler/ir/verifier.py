@@ -79,6 +79,8 @@ class _Verifier:
             self.verify_for(op, scope)
         elif op.name == "scf.if":
             self.verify_if(op, scope)
+        elif op.name == "scf.while":
+            self.verify_while(op, scope)
         else:
             self.verify_indexed(op, scope)
 
@@ -89,6 +91,17 @@ class _Verifier:
             self.fail(op, "body arguments must be (index, *loop-carried types)")
         self.verify_block(block, scope, in_region=True)
         self.check_yield(op, block)
+
+    def verify_while(self, op: Operation, scope: set[Value]) -> None:
+        condition, body = (region.block for region in op.regions)
+        carried = [r.type for r in op.results]
+        for block in (condition, body):
+            if [a.type for a in block.args] != carried:
+                self.fail(op, "condition and body arguments must be the loop-carried types")
+            self.verify_block(block, scope, in_region=True)
+        if [v.type for v in condition.ops[-1].operands] != [ScalarType("i1")]:
+            self.fail(op, "the condition region must yield one i1 scalar")
+        self.check_yield(op, body)
 
     def verify_if(self, op: Operation, scope: set[Value]) -> None:
         if op.operands[0].type != ScalarType("i1"):

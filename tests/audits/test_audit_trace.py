@@ -231,3 +231,16 @@ def test_cli_reads_traces_from_json(tmp_path, capsys):
         "trace/cuda/matmul:1:1 LWT002 IR not verified after ssa.canonicalize"
         in capsys.readouterr().out
     )
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("// a comment\n[]", "is not JSON"),
+        ('[{"pass": "ssa.canonicalize"}]', 'holds no artifacts: give {"artifacts"'),
+    ],
+)
+def test_cli_says_what_a_traces_file_must_hold(tmp_path, capsys, text, message):
+    (tmp_path / "traces.json").write_text(text)
+    assert cli.main(["traces", str(tmp_path / "traces.json")]) == 2
+    assert message in capsys.readouterr().err

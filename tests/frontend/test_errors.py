@@ -20,7 +20,7 @@ def build(application):
     return build_kernel("k", application, tiled(*tensors), specs, {})
 
 
-def while_loop(x, y):
+def while_on_a_tile(x, y):
     while x:
         y = x  # noqa: F841
 
@@ -50,7 +50,7 @@ def unsupported_primitive(x, y):
 @pytest.mark.parametrize(
     ("application", "message"),
     [
-        (while_loop, "While statements are not supported"),
+        (while_on_a_tile, "`while` needs a scalar condition; reduce a tile to one first"),
         (tile_if, "for tiles use ntl.where"),
         (unknown_name, "'undefined_name' is not defined"),
         (unsupported_primitive, "ntl.cbrt is not supported by this compiler yet"),

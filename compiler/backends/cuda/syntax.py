@@ -47,6 +47,7 @@ CUDA_SYNTAX = Syntax(
     assign="{name} = {expr};",
     statement="{expr}",  # the spellings of statements carry their own `;`
     for_open="for ({type} {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{",
+    while_open="while ({cond}) {{",
     if_open="if ({cond}) {{",
     else_open="} else {",
     empty_block=";",

@@ -44,6 +44,7 @@ MOVES = frozenset(
         "tile.trans",
         "tile.gather",
         "scf.for",
+        "scf.while",
         "scf.if",
         "scf.yield",
     }

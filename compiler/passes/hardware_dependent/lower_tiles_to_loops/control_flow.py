@@ -1,6 +1,6 @@
-"""Structured control flow: values an `scf.for` carries and results of an `scf.if` live in
-arrays (one-element cells for scalars: targets like TIR have no re-assignable variables). A part
-of `TileLowering` (`lowering.py`), whose state it uses."""
+"""Structured control flow: values an `scf.for` or `scf.while` carries and results of an `scf.if`
+live in arrays (one-element cells for scalars: targets like TIR have no re-assignable variables).
+A part of `TileLowering` (`lowering.py`), whose state it uses."""
 
 from __future__ import annotations
 
@@ -63,6 +63,34 @@ class ControlFlow:
         for arg, cell in zip(carried, cells, strict=True):
             if sums.get(arg) is not None:
                 self.copy_whole(b, accumulated[arg], sums[arg], cell)
+        for result, cell in zip(op.results, cells, strict=True):
+            self.held(b, result, cell)
+
+    def while_loop(self, b: Builder, op: Operation) -> None:
+        """Carried values live in arrays, as an `scf.for`'s; the condition reads them too."""
+        condition, body = (region.block for region in op.regions)
+        cells = []
+        for init, arg in zip(op.operands, body.args, strict=True):
+            if isinstance(arg.type, TileType):
+                self.fill(b, arg, lambda inner, index, v=init: self.elements.at(inner, v, index))
+                cells.append(self.arrays[arg])
+            else:
+                cells.append(self.scalar_cell(b, arg, self.scalars[init]))
+        new_condition, new_body = Block(), Block()
+        b.create("scf.while", [], {}, [], [Region([new_condition]), Region([new_body])])
+        for old, new in ((condition, new_condition), (body, new_body)):
+            with b.at_end_of(new):
+                for arg, cell in zip(old.args, cells, strict=True):
+                    self.held(b, arg, cell)
+
+        def on_check(inner: Builder, yielded: list[Value]) -> list[Value]:
+            return [self.scalars[yielded[0]]]
+
+        def on_yield(inner: Builder, yielded: list[Value]) -> None:
+            self.refresh(inner, list(zip(body.args, yielded, cells, strict=True)))
+
+        self.block(condition, new_condition, on_check)
+        self.block(body, new_body, on_yield)
         for result, cell in zip(op.results, cells, strict=True):
             self.held(b, result, cell)
 

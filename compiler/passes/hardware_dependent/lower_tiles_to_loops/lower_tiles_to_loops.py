@@ -95,7 +95,7 @@ def _has_tiles_or_cells(kernel: Kernel) -> bool:
     is left to print), a value carried by `scf.for` or a result of `scf.if` gets a cell (a new
     `mem.alloc`); every other op is copied as it is, so without either the IR prints the same."""
     for op in kernel.walk():
-        if op.name in ("scf.for", "scf.if") and op.results:
+        if op.name in ("scf.for", "scf.while", "scf.if") and op.results:
             return True
         for value in (*op.operands, *op.results):
             if isinstance(value.type, TileType):

@@ -82,9 +82,8 @@ class TileLowering(ControlFlow, Dots, Reductions, BoxCopies):
         self.elements.memo = self.elements.memo.new_child()
         for op in old.ops:
             if op.name == "scf.yield":
-                if on_yield is not None:
-                    on_yield(b, op.operands)
-                b.create("scf.yield", [])
+                kept = on_yield(b, op.operands) if on_yield is not None else None
+                b.create("scf.yield", kept or [])
             else:
                 self.op(b, op)
         self.elements.memo = self.elements.memo.parents
@@ -94,6 +93,8 @@ class TileLowering(ControlFlow, Dots, Reductions, BoxCopies):
         tiles_out = any(isinstance(v.type, TileType) for v in op.results)
         if op.name == "scf.for":
             self.loop(b, op)
+        elif op.name == "scf.while":
+            self.while_loop(b, op)
         elif op.name == "scf.if":
             self.branch(b, op)
         elif op.name == "mem.store" and tiles_in:

@@ -50,10 +50,10 @@ def _read_again(op: Operation, readers: Mapping[Value, list[Operation]]) -> bool
 
 
 def _in_loop_below(op: Operation, block: Block) -> bool:
-    """Whether an `scf.for` encloses `op` inside `block` (which holds `op`, at some depth)."""
+    """Whether a loop encloses `op` inside `block` (which holds `op`, at some depth)."""
     while op.parent is not block:
         op = op.parent.parent.parent  # block -> region -> the op owning it
-        if op.name == "scf.for":
+        if op.name in ("scf.for", "scf.while"):
             return True
     return False
 

@@ -22,7 +22,7 @@ from compiler.passes.hardware_dependent.lower_tiles_to_loops.tile_elements impor
 
 # Ops whose tile results the tile lowering holds in arrays, computed where they stand (with every
 # op of the reduce dialect).
-HELD = frozenset({"scf.for", "scf.if", "linalg.dot", "mem.load", "mem.atomic"})
+HELD = frozenset({"scf.for", "scf.while", "scf.if", "linalg.dot", "mem.load", "mem.atomic"})
 
 
 def rescales(
