@@ -374,7 +374,12 @@ class Tensor:
             stop = _size(size + as_expr(stop))
         if _is_int(start, 0) and step == 1 and as_expr(stop) == as_expr(size):
             return self
-        new_size = (as_expr(stop) - start + step - (1 if step > 0 else -1)) // step
+        # NineToothed's `(stop - start + step + 1) // step` for a negative step, divided by a
+        # positive one: the grid is built from it, whose `//` the IR computes on sizes >= 0.
+        if step > 0:
+            new_size = (as_expr(stop) - start + step - 1) // step
+        else:
+            new_size = (as_expr(start) - stop - step - 1) // -step
         new_shape = [new_size if d == dim else s for d, s in enumerate(self.shape)]
         return Tensor._derived(views.Slice(self, dim, _size(start), step), new_shape, self.dtype)
 
