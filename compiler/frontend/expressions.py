@@ -202,6 +202,8 @@ class ExpressionLowerer(AttributeLowerer):
             if any(i is None or isinstance(i, slice) for i in indices):  # Triton's, on its tile
                 return self.tile_subscript(self.operand(obj), indices)
             return TensorRef(obj.param, obj.indices + tuple(self.operand(i) for i in indices))
+        if isinstance(obj, SourceElements):  # x.source[i][None, :]: the gathered tile's
+            obj = self.operand(obj)
         if isinstance(obj, Value):
             return self.tile_subscript(obj, index if isinstance(index, tuple) else (index,))
         if isinstance(obj, TensorInfo) and obj.pointer is not None:  # x.source[i, j]

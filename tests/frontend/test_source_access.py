@@ -42,8 +42,17 @@ def through_strides(input, output):
     output = ntl.load(pointers, mask=inside, other=0.0) * 2.0  # noqa: F841
 
 
+def gathered_then_indexed(input, output):
+    """A gathered tile is a tile: subscripted, its methods called."""
+    rows = input.source.shape[0] - 1 - input.offsets(0)
+    first = input.source[rows, 0][:, None]
+    flipped = input.source[rows[:, None], input.offsets(1)[None, :]].to(ntl.float32)
+    output = flipped - first  # noqa: F841
+
+
 EXPECTED = {
     gather_flipped: lambda x: x.flip(0),
+    gathered_then_indexed: lambda x: x.flip(0) - x.flip(0)[:, :1],
     scatter_flipped: lambda x: x.flip(0),
     through_strides: lambda x: x * 2,
 }
