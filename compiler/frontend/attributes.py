@@ -14,7 +14,7 @@ from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import DSL_TO_IR
 from compiler.frontend.foreign_language import as_language
-from compiler.frontend.pointers import Pointer, SourceElements
+from compiler.frontend.pointers import Pointer
 from compiler.frontend.primitives import PRIMITIVES, call_primitive
 from compiler.frontend.views_api import BoundMethod, TensorInfo
 from compiler.ir.core import Value
@@ -45,8 +45,6 @@ class AttributeLowerer:
             if attr == "stride" and obj.pointer is not None:
                 return BoundMethod("stride", lambda dim: obj.pointer.param.strides[dim])
             return getattr(obj, attr)
-        if isinstance(obj, SourceElements):  # x.source[i].to(...): the gathered tile's
-            obj = self.operand(obj)
         if isinstance(obj, Value):
             return self.tile_attribute(obj, attr)
         try:

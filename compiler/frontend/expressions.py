@@ -195,6 +195,13 @@ class ExpressionLowerer(AttributeLowerer):
         return self.ctx.arith.where(test, body, orelse)
 
     def expr_Subscript(self, node: ast.Subscript) -> object:
+        """A subscript read: elements of a source (`x.source[i, j]`) load where they are read,
+        before any store the program makes after, as Triton's `tl.load` does."""
+        obj = self.subscript(node)
+        return self.operand(obj) if isinstance(obj, SourceElements) else obj
+
+    def subscript(self, node: ast.Subscript) -> object:
+        """What `node` names: as an assignment's target too (`x.source[i, j] = v` scatters)."""
         obj = self.expr(node.value)
         index = self.expr(node.slice)
         if isinstance(obj, TensorRef):
@@ -202,8 +209,6 @@ class ExpressionLowerer(AttributeLowerer):
             if any(i is None or isinstance(i, slice) for i in indices):  # Triton's, on its tile
                 return self.tile_subscript(self.operand(obj), indices)
             return TensorRef(obj.param, obj.indices + tuple(self.operand(i) for i in indices))
-        if isinstance(obj, SourceElements):  # x.source[i][None, :]: the gathered tile's
-            obj = self.operand(obj)
         if isinstance(obj, Value):
             return self.tile_subscript(obj, index if isinstance(index, tuple) else (index,))
         if isinstance(obj, TensorInfo) and obj.pointer is not None:  # x.source[i, j]
@@ -357,4 +362,4 @@ def _is_value(*objs: object) -> bool:
 
 
 def _is_data(obj: object) -> bool:
-    return isinstance(obj, TensorRef | SourceElements | Value | Expr)
+    return isinstance(obj, TensorRef | Value | Expr)

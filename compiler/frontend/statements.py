@@ -123,7 +123,7 @@ class FunctionLowerer(ExpressionLowerer):
             else:
                 self.env[target.id] = value
         elif isinstance(target, ast.Subscript):
-            ref = self.expr(target)
+            ref = self.subscript(target)
             if isinstance(ref, SourceElements):  # x.source[i, j] = value scatters
                 memory.store(self.ctx.arith, ref.pointer, self.operand(value), ref.mask)
                 return

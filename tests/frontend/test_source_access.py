@@ -70,6 +70,25 @@ def test_source_access_matches_torch(backend, application):
     torch.testing.assert_close(output, EXPECTED[application](input), rtol=0, atol=0)
 
 
+def read_then_doubled_in_place(input, output):
+    """The gather reads before the scatter that follows it, whatever reads its name after."""
+    elements = input.source[input.offsets(0)[:, None], input.offsets(1)[None, :]]
+    input.source[input.offsets(0)[:, None], input.offsets(1)[None, :]] = elements * 2
+    output = elements + 0.0  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_gathered_tile_holds_what_it_read(backend):
+    kernel = ninetoothed.make(
+        blocks, read_then_doubled_in_place, (Tensor(2), Tensor(2)), backend=backend
+    )
+    input = torch.randn(37, 23)
+    original, output = input.clone(), torch.full((37, 23), math.nan)
+    kernel(input, output)
+    assert torch.equal(output, original)
+    assert torch.equal(input, original * 2)
+
+
 def one_index(input, output):
     output = input.source[input.offsets(0)]  # noqa: F841
 
