@@ -10,11 +10,11 @@ import operator
 import torch
 
 from compiler.backends.lowering import lower_unified_ssa_artifact
-from compiler.backends.registry import DEVICE_TARGETS, get_target
+from compiler.backends.registry import get_target
 from compiler.dsl.symbol import Expr, Symbol
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
-from compiler.frontend.application import parameters, unwrap
+from compiler.frontend.application import default_kernel_name, parameters, unwrap
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
 from compiler.frontend.call_signature import alignment, call_key
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
@@ -47,7 +47,7 @@ class KernelHandle:
         # The accelerator when there is one, else the CPU (every backend has a CPU form).
         accelerator = torch.accelerator.current_accelerator()
         self.device = device or (accelerator.type if accelerator else "cpu")
-        self.kernel_name = kernel_name or _kernel_name(unwrap(application)[0].__name__, backend)
+        self.kernel_name = kernel_name or default_kernel_name(application, backend)
         if autotune not in MODES:
             raise CompileError(f"autotune={autotune!r}: choose one of {', '.join(MODES)}")
         # Candidate schedules for measured autotuning (see
@@ -395,14 +395,3 @@ def _tensor_dtype(name: str, tensor: torch.Tensor) -> str:
             f"argument for {name} has dtype {tensor.dtype}; convert it to one of {known}"
         )
     return TORCH_TO_IR[tensor.dtype]
-
-
-def _kernel_name(function_name: str, backend: str) -> str:
-    """The kernel's name when none is given: the application's, with `_kernel` added where the
-    backend's language reserves it (a NineToothed application may be called `double`, a type in
-    C); a name given explicitly is the caller's to choose, and refused there."""
-    name = function_name
-    reserved = [t.syntax.reserved for (b, _), t in DEVICE_TARGETS.items() if b == backend]
-    while any(name in names for names in reserved):
-        name += "_kernel"
-    return name
