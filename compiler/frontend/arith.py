@@ -116,8 +116,10 @@ class Arith:
         if not isinstance(a, Value) and not isinstance(b, Value):
             return _PYTHON_BINARY[op_name](a, b)
         div_or_mod = op_name in ("arith.div", "arith.idiv", "arith.irem")
+        if div_or_mod:
+            _same_signedness(a, b)
         left, right = self.unify(a, b, div_or_mod=div_or_mod)
-        if op_name == "arith.div" and is_integer(left.type.dtype):
+        if op_name == "arith.div" and (is_integer(left.type.dtype) or left.type.dtype == "i1"):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod
             op_name = "math.fmod"
@@ -149,3 +151,20 @@ class Arith:
         if op_name.startswith("math.") and not is_float(x.type.dtype):
             x = self.cast(x, "f32")
         return self.b.value(op_name, x)
+
+
+def _same_signedness(a: Operand, b: Operand) -> None:
+    """Triton refuses `/`, `//` and `%` of integers of different signedness (bool counts as
+    unsigned): the usual conversions would divide a negative number as a huge unsigned one. A
+    Python number takes the other operand's type, so it is never the odd one out."""
+    if not (isinstance(a, Value) and isinstance(b, Value)):
+        return
+    dtypes = (a.type.dtype, b.type.dtype)
+    if all(is_integer(d) or d == "i1" for d in dtypes):
+        unsigned = [d == "i1" or d.startswith("u") for d in dtypes]
+        if unsigned[0] != unsigned[1]:
+            raise CompileError(
+                f"`/`, `//` or `%` of {dtypes[0]} and {dtypes[1]} values: Triton refuses integers "
+                "of different signedness (a negative one would divide as a huge unsigned one); "
+                "cast one of them with .to(...) first"
+            )

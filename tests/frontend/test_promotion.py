@@ -10,7 +10,10 @@ from triton.language.semantic import TritonSemantic
 
 import compiler.dsl as ninetoothed
 from compiler.dsl import Tensor
+from compiler.errors import CompileError
+from compiler.frontend.arith import Arith
 from compiler.frontend.dtypes import promote
+from compiler.ir import Block, Builder, ScalarType, Value
 
 TRITON = {
     "i1": tl.int1,
@@ -40,6 +43,21 @@ def test_promotion_is_tritons(div_or_mod):
         expected = triton_type(a, b, div_or_mod)
         if expected is not None:
             assert promote(a, b, div_or_mod) == expected, (a, b, div_or_mod)
+
+
+@pytest.mark.parametrize("op", ["arith.div", "arith.idiv", "arith.irem"])
+def test_dividing_integers_of_different_signedness_is_refused_as_triton_does(op):
+    integers = [d for d in TRITON if d.startswith(("i", "u"))]
+    for a, b in itertools.product(integers, repeat=2):
+        if a == b == "i1" and op != "arith.div":  # bools have no integer division to take
+            continue
+        arith = Arith(Builder(Block()))
+        left, right = Value(ScalarType(a)), Value(ScalarType(b))
+        if triton_type(a, b, div_or_mod=True) is None:
+            with pytest.raises(CompileError, match="Triton refuses integers of different"):
+                arith.binary(op, left, right)
+        else:
+            arith.binary(op, left, right)
 
 
 def halves(x, y, out):
