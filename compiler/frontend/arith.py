@@ -59,7 +59,9 @@ def python_dtype(value: Scalar) -> str:
 def _fits(value: Scalar, dtype: str) -> bool:
     """Whether a Python number can take `dtype` (else it keeps its own type and promotion decides,
     as Triton types `x & 0xFFFFFFFF` on an i32 `x` as i64)."""
-    if isinstance(value, float) or dtype not in BIT_WIDTHS or dtype == "i1":
+    if dtype == "i1":  # an int with bools computes in i32, as Triton's (`mask + 5` is 6 or 5)
+        return isinstance(value, bool)
+    if isinstance(value, float) or dtype not in BIT_WIDTHS:
         return True
     bits = BIT_WIDTHS[dtype]
     low, high = (0, 2**bits) if dtype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1))
@@ -119,6 +121,7 @@ class Arith:
         if div_or_mod:
             _same_signedness(a, b)
         left, right = self.unify(a, b, div_or_mod=div_or_mod)
+        _no_negative_unsigned(left.type.dtype, a, b)
         if op_name == "arith.div" and (is_integer(left.type.dtype) or left.type.dtype == "i1"):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod
@@ -134,6 +137,7 @@ class Arith:
         if not isinstance(a, Value) and not isinstance(b, Value):
             return COMPARISONS[pred](a, b)
         left, right = self.unify(a, b)
+        _no_negative_unsigned(left.type.dtype, a, b)
         return self.b.value("arith.cmp", left, right, pred=pred)
 
     def where(self, cond: Operand, a: Operand, b: Operand) -> Operand:
@@ -167,4 +171,17 @@ def _same_signedness(a: Operand, b: Operand) -> None:
                 f"`/`, `//` or `%` of {dtypes[0]} and {dtypes[1]} values: Triton refuses integers "
                 "of different signedness (a negative one would divide as a huge unsigned one); "
                 "cast one of them with .to(...) first"
+            )
+
+
+def _no_negative_unsigned(dtype: str, *operands: Operand) -> None:
+    """Triton refuses a negative Python number where the operation computes in an unsigned type
+    (`u32_tile < -1`: it would compare with 2^32 - 1)."""
+    if dtype.startswith("u"):
+        negative = next((x for x in operands if type(x) is int and x < 0), None)
+        if negative is not None:
+            raise CompileError(
+                f"{negative} with {dtype} values: the operation computes in {dtype}, which "
+                "has no negative numbers (Triton refuses it); cast the tile to a signed type "
+                "with .to(...) first"
             )

@@ -9,6 +9,7 @@ import triton.language as tl
 from triton.language.semantic import TritonSemantic
 
 import compiler.dsl as ninetoothed
+from compiler.backends import TARGETS
 from compiler.dsl import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
@@ -72,3 +73,34 @@ def test_dividing_halves_rounds_once_in_f32():
     arrangement = lambda *ts: tuple(t.tile((4,)) for t in ts)  # noqa: E731
     ninetoothed.make(arrangement, halves, (Tensor(1), Tensor(1), Tensor(1)))(a, b, out)
     assert torch.equal(out.floor(), torch.div(a.float(), b.float(), rounding_mode="floor"))
+
+
+def blocks(x, y, BLOCK=16):
+    return x.tile((BLOCK,)), y.tile((BLOCK,))
+
+
+def bools_with_ints(x, y):
+    y = (x + 5) * 10 + (x < 3) * 100 + x * 7 - (x == 1)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_python_int_with_bools_computes_in_i32_as_triton(backend):
+    """A Python int does not take a bool tile's type (Triton's kinds: an int outranks a bool), so
+    `mask + 5` is 6 or 5, not a bool."""
+    kernel = ninetoothed.make(blocks, bools_with_ints, (Tensor(1), Tensor(1)), backend=backend)
+    x = torch.rand(37) > 0.5
+    y = torch.full((37,), -99, dtype=torch.int32)
+    kernel(x, y)
+    i = x.int()
+    assert torch.equal(y, (i + 5) * 10 + (i < 3).int() * 100 + i * 7 - (i == 1).int())
+
+
+def below_minus_one(x, y):
+    y = x < -1  # noqa: F841
+
+
+@pytest.mark.parametrize("dtype", [torch.uint32, torch.uint64])
+def test_a_negative_number_where_the_math_is_unsigned_is_refused(dtype):
+    kernel = ninetoothed.make(blocks, below_minus_one, (Tensor(1), Tensor(1)), backend="triton")
+    with pytest.raises(CompileError, match=r"-1 with u\d+ values: the operation computes in"):
+        kernel(torch.arange(4).to(dtype), torch.zeros(4, dtype=torch.bool))
