@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
+from compiler.frontend.dtypes import ir_dtype
 from compiler.ir.core import Value
 from compiler.ir.types import BIT_WIDTHS, is_float
 
@@ -21,11 +22,14 @@ def _axis(x: Value, axis: int | None) -> int:
     return (len(x.type.shape) - 1 if axis is None else axis) % len(x.type.shape)
 
 
-def _sum_dtype(dtype: str) -> str:
-    """Triton's `sum` widens integers narrower than 32 bits (bool too) to 32 bits."""
-    if dtype in ("i1", "i8", "i16"):
+def _sum_dtype(dtype: str, wanted: object) -> str:
+    """Triton's `sum` and `cumsum` compute in `dtype` where one is given; else integers narrower
+    than 32 bits widen to 32, keeping their signedness (a bool counts as unsigned: u32)."""
+    if wanted is not None:
+        return ir_dtype(wanted)
+    if dtype in ("i8", "i16"):
         return "i32"
-    return "u32" if dtype in ("u8", "u16") else dtype
+    return "u32" if dtype in ("i1", "u8", "u16") else dtype
 
 
 def _reduce(arith: Arith, op_name: str, x: object, axis, keep_dims: bool) -> Value:
@@ -41,7 +45,7 @@ def _reduce(arith: Arith, op_name: str, x: object, axis, keep_dims: bool) -> Val
 
 def sum(arith: Arith, input: object, axis=None, keep_dims=False, dtype=None) -> Value:  # noqa: A001
     x = arith.as_value(input)
-    x = arith.cast(x, dtype or _sum_dtype(x.type.dtype))
+    x = arith.cast(x, _sum_dtype(x.type.dtype, dtype))
     return _reduce(arith, "reduce.sum", x, axis, keep_dims)
 
 
@@ -117,9 +121,9 @@ def argmin(arith: Arith, input: object, axis, tie_break_left=True, keep_dims=Fal
     return _arg_extreme(arith, "reduce.min", input, axis, keep_dims)
 
 
-def cumsum(arith: Arith, input: object, axis=0, reverse=False) -> Value:
+def cumsum(arith: Arith, input: object, axis=0, reverse=False, dtype=None) -> Value:
     x = arith.as_value(input)
-    x = arith.cast(x, _sum_dtype(x.type.dtype))
+    x = arith.cast(x, _sum_dtype(x.type.dtype, dtype))
     return arith.b.value("scan.sum", x, axis=_axis(x, axis), reverse=bool(reverse))
 
 
