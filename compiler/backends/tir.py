@@ -6,6 +6,7 @@ as a one-line `if`."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 
 from compiler.backends.operators import INFIX, WRAPPING, compare, infix, wrapping
@@ -32,8 +33,11 @@ def _compare(op: OpText) -> str:
     """TIR's `!=` on floats is ordered (false when either side is NaN), the IR's is IEEE's (true):
     NaN sides are tested for explicitly (TIR's simplifier turns `not ==` back into `!=`). A float
     compared with itself is a NaN test, spelled as one, since the simplifier decides `x == x` as if
-    NaN did not exist."""
+    NaN did not exist. Bools compare as int8: TVM's LLVM lowering compares i1 values with `fcmp`,
+    which LLVM rejects."""
     (x, y), pred = op.args, op.attrs["pred"]
+    if op.operand_dtypes[0] == "i1":
+        return compare(dataclasses.replace(op, args=tuple(f'T.Cast("int8", {a})' for a in op.args)))
     if not is_float(op.operand_dtypes[0]) or pred in ("lt", "gt"):
         return compare(op)
     if x == y:
@@ -56,7 +60,7 @@ def sequential_atomic(typed: str, cell: str) -> Callable[[OpText], str]:
         # An atomic kind combines as the arith op of its name does.
         kind = op.attrs["kind"]
         if kind in _EXTREMES:
-            update = _extreme(kind, f"{old}[0]", value, is_float(op.operand_dtypes[2]))
+            update = _extreme(kind, f"{old}[0]", value, op.operand_dtypes[2])
         else:
             update = TIR_SPELLING[f"arith.{kind}"].format(f"{old}[0]", value)
         read = element
@@ -145,18 +149,22 @@ def _fmod(op: OpText) -> str:
 
 
 _EXTREMES = {"max": ">", "min": "<"}
+_BOOL_EXTREMES = {"max": "|", "min": "&"}
 
 
-def _extreme(kind: str, a: str, b: str, floating: bool) -> str:
+def _extreme(kind: str, a: str, b: str, dtype: str) -> str:
     """arith.max and arith.min: a NaN operand gives the other (IEEE maxNum and minNum), as the
-    IR has them; TIR's own `T.max` on floats leaves NaN to the comparison its target makes."""
-    if not floating:
+    IR has them; TIR's own `T.max` on floats leaves NaN to the comparison its target makes, and
+    on bools has no LLVM lowering (the max of bools is their or, the min their and)."""
+    if dtype == "i1":
+        return f"({a} {_BOOL_EXTREMES[kind]} {b})"
+    if not is_float(dtype):
         return f"T.{kind}({a}, {b})"
     return f"T.Select(T.Or({a} {_EXTREMES[kind]} {b}, T.isnan({b})), {a}, {b})"
 
 
 def _spell_extreme(kind: str) -> Callable[[OpText], str]:
-    return lambda op: _extreme(kind, *op.args, is_float(op.operand_dtypes[0]))
+    return lambda op: _extreme(kind, *op.args, op.operand_dtypes[0])
 
 
 TIR_SPELLING = {
