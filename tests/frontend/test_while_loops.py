@@ -3,6 +3,7 @@ reassigns are carried, the condition is checked before every iteration, and prog
 different numbers of iterations. On every backend, against torch, outputs poisoned."""
 
 import math
+import shutil
 
 import pytest
 import torch
@@ -12,6 +13,8 @@ import compiler.dsl.language as ntl
 from compiler.backends import TARGETS
 from compiler.dsl import Tensor
 from compiler.errors import CompileError
+from compiler.runtime.cuda_build import compile_ptx
+from compiler.runtime.tilelang_launcher import cuda_binary, cuda_source
 
 BACKENDS = sorted(TARGETS)
 
@@ -179,3 +182,18 @@ def test_loops_that_cannot_run_are_refused_at_their_line(application, message):
         _compile(application)
     assert caught.value.filename == __file__
     assert caught.value.line is not None
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
+@pytest.mark.parametrize("backend", ["cuda", "tilelang"])
+def test_the_gpu_forms_build_for_sm_90(backend):
+    """Built, not run (no GPU here): each thread checks the condition the block's reduction
+    wrote, so every thread of a program leaves the loop together."""
+    kernel = ninetoothed.make(
+        pairs, euclid, (Tensor(1), Tensor(1), Tensor(1)), backend=backend, device="cuda"
+    )
+    artifact = kernel.compile(*(torch.ones(40, dtype=torch.int32),) * 3)
+    if backend == "cuda":
+        assert ".target sm_90" in compile_ptx(artifact.source, artifact.kernel_name)
+    else:
+        assert cuda_binary(cuda_source(artifact), "sm_90").startswith(b"\x7fELF")
