@@ -156,7 +156,7 @@ class FunctionLowerer(ExpressionLowerer):
         lower, upper, step = {1: (0, *bounds, 1), 2: (*bounds, 1), 3: tuple(bounds)}[len(bounds)]
         lower, upper, step = (self.index(v) for v in (lower, upper, step))
         carried = [n for n in _assigned_names(node.body) if self.carries(n)]
-        block, inits = self.loop_body(node.body, carried, counter=node.target.id)
+        block, inits = self.loop_body(node.body, carried, self.initial(carried), node.target.id)
         op = self.ctx.builder.create(
             "scf.for", [lower, upper, step, *inits], regions=[Region([block])]
         )
@@ -166,20 +166,21 @@ class FunctionLowerer(ExpressionLowerer):
         if node.orelse:
             raise CompileError("while ... else is not supported")
         carried = [n for n in _assigned_names(node.body) if self.carries(n)]
-        inits = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
-        static = self.condition(node.test, carried, inits)
-        if not isinstance(static, Block):
-            if static:
+        inits = self.initial(carried)
+        condition = self.condition(node.test, carried, inits)
+        if not isinstance(condition, Block):
+            if condition:
                 raise CompileError(
                     "this `while` never ends: its condition is true when the program compiles "
                     "and `break` is not supported; make the condition a runtime value the body "
                     "changes"
                 )
             return  # false when the program compiles: the body never runs
-        body, inits = self.loop_body(node.body, carried)
-        condition = self.condition(node.test, carried, inits)
+        body, final = self.loop_body(node.body, carried, inits)
+        if [v.type for v in final] != [v.type for v in inits]:  # the body changed a type
+            condition = self.condition(node.test, carried, final)
         op = self.ctx.builder.create(
-            "scf.while", inits, regions=[Region([condition]), Region([body])]
+            "scf.while", final, regions=[Region([condition]), Region([body])]
         )
         self.env.update(zip(carried, op.results, strict=True))
 
@@ -200,12 +201,19 @@ class FunctionLowerer(ExpressionLowerer):
         self.env = saved
         return block if isinstance(value, Value) else bool(value)
 
+    def initial(self, carried: list[str]) -> list[Value]:
+        """The values the `carried` variables enter a loop with."""
+        return [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
+
     def loop_body(
-        self, statements: list[ast.stmt], carried: list[str], counter: str | None = None
+        self,
+        statements: list[ast.stmt],
+        carried: list[str],
+        inits: list[Value],
+        counter: str | None = None,
     ) -> tuple[Block, list[Value]]:
         """A loop's body over the `carried` variables (and the index `counter`, for a `for`),
         ended by its yield, with their initial values: cast to the types the body gives them."""
-        inits = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
         for _ in range(3):  # retry when the body changes a carried value's type
             block, yields = self.lower_body(statements, carried, inits, counter)
             if [v.type for v in yields] == [v.type for v in inits]:
