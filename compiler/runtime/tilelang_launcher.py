@@ -10,7 +10,9 @@ per source in this process, and on disk by TileLang's own kernel cache under
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -71,7 +73,20 @@ def compiled(artifact: Artifact) -> JITKernel:
         tilelang.env.TILELANG_CACHE_DIR = str(cache_dir() / "tilelang")
         func = _prim_func(artifact.source, artifact.kernel_name)
         _KERNELS[key] = tilelang.compile(func, target=_TARGETS[artifact.device])
+        _remove_build_files(_KERNELS[key])
     return _KERNELS[key]
+
+
+def _remove_build_files(kernel: JITKernel) -> None:
+    """TileLang builds a fresh kernel from a `.cpp` and a `.so` in the system's temporary
+    directory and leaves both there (its kernel cache keeps its own copy): one pair per kernel
+    compiled would pile up. The library is loaded by now, so its file can go."""
+    generator = getattr(kernel.adapter, "lib_generator", None)
+    temporary = os.path.realpath(tempfile.gettempdir())
+    for path in (getattr(generator, "srcpath", None), getattr(generator, "libpath", None)):
+        if path and os.path.dirname(os.path.realpath(path)) == temporary:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
 
 
 @dataclass(frozen=True)

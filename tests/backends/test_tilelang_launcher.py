@@ -9,7 +9,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -191,6 +193,22 @@ def test_compiled_once_per_process_and_cached_on_disk():
     kernel = compiled(vector_add())
     assert compiled(vector_add()) is kernel
     assert list((cache_dir() / "tilelang").rglob("kernel_lib.so"))
+
+
+def test_a_fresh_build_leaves_no_files_in_the_temporary_directory(tmp_path, monkeypatch):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    monkeypatch.setenv("NTC_CACHE_DIR", str(tmp_path / "cache"))
+    add = vector_add()  # renamed: TileLang keeps every kernel it built in this process
+    add = replace(
+        add, kernel_name="fresh_add", source=add.source.replace("vector_add", "fresh_add")
+    )
+    x, y, z = torch.randn(100), torch.randn(100), poisoned(100)
+    launch(add, add_bindings(x, y, z))
+    torch.testing.assert_close(z, x + y)
+    assert list(temporary.iterdir()) == []
+    assert list((tmp_path / "cache" / "tilelang").rglob("kernel_lib.so"))
 
 
 RELOAD = """
