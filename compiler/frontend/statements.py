@@ -20,7 +20,7 @@ from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import promote
 from compiler.frontend.expressions import ExpressionLowerer
 from compiler.frontend.pointers import SourceElements
-from compiler.frontend.primitives import memory
+from compiler.frontend.primitives import compile_time, memory
 from compiler.ir.builder import broadcast_shape
 from compiler.ir.core import Block, Region, Value
 from compiler.ir.types import ScalarType, value_type
@@ -95,6 +95,11 @@ class FunctionLowerer(ExpressionLowerer):
     def stmt_Expr(self, node: ast.Expr) -> None:
         if not isinstance(node.value, ast.Constant):  # a docstring does nothing
             self.expr(node.value)
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        """`assert cond, msg` is Triton's `device_assert(cond, msg)`."""
+        message = "" if node.msg is None else self.expr(node.msg)
+        compile_time.device_assert(self.ctx.arith, self.expr(node.test), message)
 
     def stmt_Return(self, node: ast.Return) -> None:
         self.returned = None if node.value is None else self.expr(node.value)

@@ -1,8 +1,10 @@
 """Primitives that act while the program compiles and leave no op behind: `static_assert`,
-`static_print`, and `assume` (a hint; a program that breaks it is wrong, as in Triton)."""
+`static_print`, `assume` (a hint; a program that breaks it is wrong, as in Triton) and
+`device_assert` (Python's `assert` in an application), which Triton checks only when asked to."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 
@@ -31,4 +33,31 @@ def assume(arith: Arith, cond: object) -> None:
     """A fact the program promises: nothing to compute."""
 
 
-PRIMITIVES: dict[str, Callable] = {f.__name__: f for f in (static_assert, static_print, assume)}
+# Triton's switch for run-time assertions (its `debug` option): on for these spellings.
+DEBUG_VARIABLE = "TRITON_DEBUG"
+_ON = ("1", "true", "on", "yes", "y")
+
+
+def device_assert(arith: Arith, cond: object, msg: str = "", mask: object = None) -> None:
+    """Triton compiles the check only under its `debug` option (`TRITON_DEBUG=1`), which
+    NineToothed never sets otherwise: without it the assertion checks nothing, here as there.
+    With it, a condition known now is checked now; one on the data would need a check at run
+    time, which this compiler does not compile: refused."""
+    if not isinstance(msg, str):
+        raise CompileError("device_assert's message must be a string literal")
+    if os.environ.get(DEBUG_VARIABLE, "").strip().lower() not in _ON:
+        return
+    if isinstance(cond, Value) or isinstance(mask, Value):
+        raise CompileError(
+            f"device_assert (or `assert`) on a run-time value with {DEBUG_VARIABLE} set asks "
+            "for a check on the device, which this compiler does not compile; unset it "
+            "(Triton's default, under which the assertion checks nothing), or compute the "
+            "condition into an output and check it after the launch"
+        )
+    if not cond and (mask is None or mask):
+        raise CompileError(f"assertion failed{': ' + msg if msg else ''}")
+
+
+PRIMITIVES: dict[str, Callable] = {
+    f.__name__: f for f in (static_assert, static_print, assume, device_assert)
+}
