@@ -28,6 +28,7 @@ DEFAULT_PIPELINE = (
     "ssa.lower_memory_scopes",
     "ssa.emulate_narrow_floats",
     "ssa.legalize_argument_dtypes",
+    "ssa.order_memory",  # barriers where threads race; none where a program is one thread
     "ssa.lower_backend_intrinsics",
     # Loop-level forms, each a no-op unless the target's capabilities ask for it.
     "ssa.lower_tiles_to_loops",

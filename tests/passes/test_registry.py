@@ -69,7 +69,8 @@ def test_default_pipeline_names_the_backend_pass():
     assert default_pipeline("triton") == (
         "ssa.specialize_arguments,ssa.canonicalize,ssa.analyze_effects,ssa.select_schedule,"
         "ssa.triton.optimize_schedule,ssa.decompose_linalg,ssa.lower_memory_scopes,"
-        "ssa.emulate_narrow_floats,ssa.legalize_argument_dtypes,ssa.lower_backend_intrinsics,"
+        "ssa.emulate_narrow_floats,ssa.legalize_argument_dtypes,ssa.order_memory,"
+        "ssa.lower_backend_intrinsics,"
         "ssa.lower_tiles_to_loops,ssa.lower_parallel,ssa.vectorize_accesses,ssa.wrap_grid,"
         "ssa.normalize_loops,"
         "ssa.canonicalize,ssa.pipeline_loops"

@@ -183,6 +183,7 @@ _CUDA_SPELLING = {
         "T.atomic_{kind}({buffer}[{offset}], {value}, return_prev=True)",
         "T.if_then_else({cond}, {update}, {dtype}(0))",
     ),
+    "mem.barrier": "T.sync_threads()",
 }
 
 
@@ -269,7 +270,7 @@ CUDA_TARGET = dataclasses.replace(
     TARGET,
     device="cuda",
     dtype_spelling=_DTYPES,
-    legal_ops=TARGET.legal_ops | set(_ARRAY_OPS),
+    legal_ops=TARGET.legal_ops | set(_ARRAY_OPS) | {"mem.barrier"},
     spelling={**_CUDA_SPELLING, **_ARRAY_OPS},
     declaring_ops=TARGET.declaring_ops - {"mem.atomic"},
     # A tile each thread alone touches (ssa.lower_parallel) is a fragment, in registers: TileLang

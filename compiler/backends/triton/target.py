@@ -70,6 +70,7 @@ SPELLING = {
     "mem.load": lambda op: _masked("tl.load", op, values=0),
     "mem.store": lambda op: _masked("tl.store", op, values=1),
     "mem.atomic": lambda op: _masked(f"tl.atomic_{op.attrs['kind']}", op, values=1),
+    "mem.barrier": "tl.debug_barrier()",
 }
 
 _DTYPES = {
@@ -115,6 +116,9 @@ TARGET = Target(
         "dot_min": 16,
         "max_tile_elements": 1 << 20,
         "index_bits": 32,
+        # A tile op's global accesses are spread over the program's threads, and Triton orders
+        # shared memory only: ssa.order_memory puts barriers between dependent accesses.
+        "memory_order": "barrier",
         **_INTERPRETER,
     },
     operand_dtypes={

@@ -33,7 +33,8 @@ def assume(arith: Arith, cond: object) -> None:
     """A fact the program promises: nothing to compute."""
 
 
-# Triton's switch for run-time assertions (its `debug` option): on for these spellings.
+# Triton's switch for run-time assertions (its `debug` option): on for these spellings. The
+# language's own knob, read whatever the backend, as NineToothed programs are Triton's language.
 DEBUG_VARIABLE = "TRITON_DEBUG"
 _ON = ("1", "true", "on", "yes", "y")
 

@@ -54,8 +54,14 @@ def _atomic(kind: str) -> Callable:
     return atomic
 
 
+def debug_barrier(arith: Arith) -> None:
+    """The program's threads wait for each other, its memory accesses before it visible after."""
+    arith.b.create("mem.barrier", [])
+
+
 PRIMITIVES: dict[str, Callable] = {
     "load": load,
     "store": store,
+    "debug_barrier": debug_barrier,
     **{f"atomic_{kind}": _atomic(kind) for kind in ("add", "max", "min")},
 }

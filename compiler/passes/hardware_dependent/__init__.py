@@ -10,6 +10,7 @@ dtypes) what to do, never which backend it is. In pipeline order:
 - `vectorize_accesses.py`       a thread's lanes load and store as vectors
 - `wrap_grid.py`                program ids as a loop where the target has no grid
 - `normalize_loops.py`          loops that count 0, 1, 2, ...
+- `order_memory.py`             barriers between a program's dependent global accesses
 - `pipeline_loops.py`           software-pipelined copy-and-dot loops
 """
 
@@ -18,6 +19,7 @@ from compiler.passes.hardware_dependent import (
     lower_memory_scopes,
     lower_parallel,
     normalize_loops,
+    order_memory,
     pipeline_loops,
     vectorize_accesses,
     wrap_grid,
@@ -33,6 +35,7 @@ __all__ = [
     "lower_parallel",
     "lower_tiles_to_loops",
     "normalize_loops",
+    "order_memory",
     "pipeline_loops",
     "select_schedule",
     "vectorize_accesses",

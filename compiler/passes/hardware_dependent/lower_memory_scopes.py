@@ -26,7 +26,11 @@ class LowerMemoryScopes(Pass):
             )
         changed = False
         for op in kernel.walk():
-            if lookup(op.name).effect in ("read", "write") and op.attrs.get("scope") != scope:
+            definition = lookup(op.name)
+            spelled = (
+                definition.effect in ("read", "write") and "scope" in definition.optional_attrs
+            )
+            if spelled and op.attrs.get("scope") != scope:
                 op.attrs["scope"] = scope
                 changed = True
         return changed
