@@ -77,6 +77,9 @@ TEXTS = {
     "`T.copy` of a box it proves aligned becomes vectors (cp.async).",
     "tilelang-small": "1 or 2 registers more (under 2 %): TileLang's own schedule and epilogue, "
     "not traced.",
+    "ordered-stores": "a barrier between the two stores of the output, its even and its odd "
+    "halves (`tl.debug_barrier()`, from ssa.order_memory: a write over a buffer the program wrote "
+    "before is fenced, as the two address tensors are not proven disjoint); NineToothed has none.",
     "tilelang-not-traced": "more registers, not traced: TileLang's own lowering and register "
     "allocation of the `T.Parallel` loops, `T.reduce`s and fragments.",
 }
@@ -98,6 +101,7 @@ _say("addmm-epilogue", SAME_LAUNCH, ("registers",), ("addmm",))
 _say("matmul-hoisted-masks", SAME_LAUNCH, ("registers",), ("matmul",))
 _say("rms-norm-weight-early", SAME_LAUNCH, ("registers",), ("rms_norm",))
 _say("elementwise-schedule", SAME_LAUNCH, ("registers",), ("fused_elementwise",))
+_say("ordered-stores", SAME_LAUNCH, ("SASS instructions",), ("rotary_embedding",))
 
 WIDTHS = ("global load width", "global store width")
 _say("cuda-wmma", "cuda", ("tensor cores",))

@@ -7,6 +7,9 @@ NineToothed emits an application's code as Triton, so a program may call `tl.exp
 and the front end lowers that as it lowers `ntl`. Nothing of Triton is imported for this: only the
 modules a program has already imported are looked at.
 
+Triton's switch for run-time assertions (its `debug` option, `TRITON_DEBUG`) is the language's
+too: read whatever the backend (`debug_requested`).
+
 The functions Triton's standard library writes in its own language (`softmax`, `cumprod`,
 `zeros_like`, ...: @jit functions, not builtins) are that language's too: `standard_function`
 gives one's Python function, which the front end inlines as it inlines a @triton.jit helper.
@@ -14,12 +17,20 @@ gives one's Python function, which the front end inlines as it inlines a @triton
 
 from __future__ import annotations
 
+import os
 import sys
 from types import ModuleType
 
 from compiler.dsl import language
 
 PACKAGE = "triton.language"
+DEBUG_VARIABLE = "TRITON_DEBUG"
+_ON = ("1", "true", "on", "yes", "y")  # the spellings Triton takes as on
+
+
+def debug_requested() -> bool:
+    """Whether the program is compiled under Triton's `debug` option."""
+    return os.environ.get(DEBUG_VARIABLE, "").strip().lower() in _ON
 
 
 def as_language(obj: object) -> object:

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
+from compiler.frontend.foreign_language import DEBUG_VARIABLE, debug_requested
 from compiler.ir.core import Value
 
 
@@ -33,12 +33,6 @@ def assume(arith: Arith, cond: object) -> None:
     """A fact the program promises: nothing to compute."""
 
 
-# Triton's switch for run-time assertions (its `debug` option): on for these spellings. The
-# language's own knob, read whatever the backend, as NineToothed programs are Triton's language.
-DEBUG_VARIABLE = "TRITON_DEBUG"
-_ON = ("1", "true", "on", "yes", "y")
-
-
 def device_assert(arith: Arith, cond: object, msg: str = "", mask: object = None) -> None:
     """Triton compiles the check only under its `debug` option (`TRITON_DEBUG=1`), which
     NineToothed never sets otherwise: without it the assertion checks nothing, here as there.
@@ -46,7 +40,7 @@ def device_assert(arith: Arith, cond: object, msg: str = "", mask: object = None
     time, which this compiler does not compile: refused."""
     if not isinstance(msg, str):
         raise CompileError("device_assert's message must be a string literal")
-    if os.environ.get(DEBUG_VARIABLE, "").strip().lower() not in _ON:
+    if not debug_requested():
         return
     if isinstance(cond, Value) or isinstance(mask, Value):
         raise CompileError(
