@@ -5,8 +5,9 @@ thread's global access against another's (capability `memory_order` "barrier": T
 synchronizes shared memory itself but not a global buffer read back, triton-lang/triton#10924),
 gets a `mem.barrier` before an access that may meet an earlier one on another thread:
 
-- a load or atomic of a buffer stored to or atomically updated since the last barrier (read after
-  write: the program reads back what it wrote);
+- any access to a buffer stored to or atomically updated since the last barrier: a read back of
+  what the program wrote, or a write over it (the two address tensors are not compared, so two
+  stores to disjoint halves are fenced too); atomics of one buffer commute and need none;
 - a store or atomic to a buffer loaded since the last barrier, unless the value written comes
   from that load (write after read; a value computed from the tile loaded cannot be written
   before that tile is read).
