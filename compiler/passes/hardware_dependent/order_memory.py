@@ -45,8 +45,11 @@ class OrderMemory(Pass):
 
     def applies(self, kernel: Kernel, ctx: PassContext) -> bool:
         target = ctx.require_target(self.name)
-        if target.capability("memory_order") == "barrier":
-            return any(op.name in ("mem.store", "mem.atomic") for op in kernel.walk())
+        if target.capability("memory_order") == "barrier":  # a buffer written and accessed again
+            return any(
+                len(ops) > 1 and any(op.name != "mem.load" for op in ops)
+                for ops in _accesses(kernel).values()
+            )
         if target.capability("parallel") == "serial":
             return any(op.name == "mem.barrier" for op in kernel.walk())
         return False
@@ -95,8 +98,8 @@ def _joined(a: Pending, b: Pending) -> Pending:
     return {buffer: [*a.get(buffer, ()), *b.get(buffer, ())] for buffer in {*a, *b}}
 
 
-def _accesses(op: Operation) -> Pending:
-    """Every global access nested in `op`, as if pending."""
+def _accesses(op: Operation | Kernel) -> Pending:
+    """Every global access nested in `op` (or the whole kernel), as if pending."""
     found: Pending = {}
     for inner in op.walk():
         if _global_access(inner):
