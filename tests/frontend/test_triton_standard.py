@@ -88,6 +88,11 @@ def high_halves(x, y, out):
     out = ntl.umulhi(bits, (y * 1e8).to(ntl.int32)) + ntl.umulhi(bits.to(ntl.uint32), 7)  # noqa: F841
 
 
+def wide_high_halves(x, y, out):
+    unsigned = ntl.umulhi(x.to(ntl.uint64, bitcast=True), 0xD2E7470EE14C6C93)
+    out = ntl.umulhi(x, y) ^ unsigned.to(ntl.int64, bitcast=True)  # noqa: F841
+
+
 @triton.jit
 def _larger(a, b):
     return tl.maximum(a, b)
@@ -183,6 +188,28 @@ def test_umulhi_takes_the_bits_as_unsigned(backend):
     bits = (x * 1e8).int()
     expected = _umulhi(bits, (y * 1e8).int()) + _umulhi(bits, torch.full_like(bits, 7))
     assert torch.equal(out, expected)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_umulhi_of_64_bit_words(backend):
+    """The high 64 bits of 64 x 64-bit products, over the whole range (signs, carries between
+    the halves), against Python's integers."""
+    g = torch.Generator().manual_seed(64)
+    x, y = (torch.randint(-(2**63), 2**63 - 1, (ROWS, COLS), generator=g) for _ in range(2))
+    x[0, :4] = torch.tensor([-1, -1, 2**32 - 1, -(2**63)])
+    y[0, :4] = torch.tensor([-1, 2**32 + 1, 2**32 - 1, -(2**63)])
+    out = _poisoned(COLS, torch.int64)
+    _run(wide_high_halves, backend, out, x, y)
+
+    def high(a: int, b: int) -> int:
+        return ((a % 2**64) * (b % 2**64)) >> 64
+
+    expected = [
+        high(a, b) ^ high(a, 0xD2E7470EE14C6C93)
+        for a, b in zip(x.flatten().tolist(), y.flatten().tolist(), strict=True)
+    ]
+    signed = [v - 2**64 if v >= 2**63 else v for v in expected]
+    assert out.flatten().tolist() == signed
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

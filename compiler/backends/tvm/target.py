@@ -31,6 +31,15 @@ def _not(op: OpText) -> str:
     return f"T.Not({op.args[0]})" if op.fields["result_dtype"] == "bool" else f"~{op.args[0]}"
 
 
+def _constant(op: OpText) -> str:
+    """`T.uint64(v)` takes v only up to int64's range (TVM's FFI has no wider integer): a larger
+    one is the int64 of its bits, reinterpreted."""
+    dtype, value = op.fields["result_dtype"], op.attrs["value"]
+    if dtype == "uint64" and value >= 2**63:
+        return f'T.reinterpret("uint64", T.int64({value - 2**64}))'
+    return f"T.{dtype}({op.fields['value']})"
+
+
 def _alloc(op: OpText) -> str:
     name, size, dtype = op.fields["name"], op.attrs["size"], op.fields["dtype"]
     scope = op.fields.get("scope", '"local"')  # spelled attributes are quoted already
@@ -42,7 +51,7 @@ SPELLING = {
     **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
     "math.isnan": "T.isnan({0})",
     "arith.not": _not,
-    "arith.constant": "T.{result_dtype}({value})",
+    "arith.constant": _constant,
     "arith.cast": 'T.Cast("{dtype}", {0})',
     "arith.bitcast": 'T.reinterpret("{dtype}", {0})',
     **typed_arithmetic("T.{dtype}({value})"),

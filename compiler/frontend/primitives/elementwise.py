@@ -113,24 +113,47 @@ def div_rn(arith: Arith, x: object, y: object) -> object:
 
 def umulhi(arith: Arith, x: object, y: object) -> Value:
     """The high half of the double-width product of `x` and `y`'s bits taken as unsigned, in
-    `x`'s dtype (Triton's `umulhi`)."""
+    `x`'s dtype (Triton's `umulhi`): from one u64 product up to 32 bits, from four 32 x 32
+    products of the halves for 64 (no backend has a 128-bit integer for every target)."""
     x, y = arith.unify(x, y)
     dtype = x.type.dtype
     width = BIT_WIDTHS.get(dtype, 0)
-    if is_float(dtype) or dtype == "i1" or width > 32:
+    if is_float(dtype) or dtype == "i1":
         raise CompileError(
-            f"ntl.umulhi on {dtype}: it takes integers of at most 32 bits; for 64-bit operands "
-            "split them into 32-bit halves"
+            f"ntl.umulhi on {dtype}: it takes integers; cast floats or bools to an integer type"
         )
     unsigned = f"u{width}"
-    wide = [
-        arith.cast(
-            arith.b.value("arith.bitcast", v, dtype=unsigned) if dtype != unsigned else v, "u64"
-        )
+    x, y = (
+        arith.b.value("arith.bitcast", v, dtype=unsigned) if dtype != unsigned else v
         for v in (x, y)
-    ]
-    high = arith.cast(arith.binary("arith.shr", arith.binary("arith.mul", *wide), width), unsigned)
+    )
+    if width == 64:
+        high = _umulhi_64(arith, x, y)
+    else:
+        wide = arith.binary("arith.mul", arith.cast(x, "u64"), arith.cast(y, "u64"))
+        high = arith.cast(arith.binary("arith.shr", wide, width), unsigned)
     return high if dtype == unsigned else arith.b.value("arith.bitcast", high, dtype=dtype)
+
+
+def _umulhi_64(arith: Arith, x: Value, y: Value) -> Value:
+    """The high 64 bits of the u64 product x * y, schoolbook on 32-bit halves: no partial
+    product or sum below overflows a u64."""
+
+    def halves(v: Value) -> tuple[Value, Value]:
+        return arith.binary("arith.and", v, _LOW_32), arith.binary("arith.shr", v, 32)
+
+    (x_low, x_high), (y_low, y_high) = halves(x), halves(y)
+    middle = arith.binary("arith.shr", arith.binary("arith.mul", x_low, y_low), 32)
+    cross = [arith.binary("arith.mul", a, b) for a, b in ((x_low, y_high), (x_high, y_low))]
+    high = arith.binary("arith.mul", x_high, y_high)
+    for product in cross:
+        product_low, product_high = halves(product)
+        middle = arith.binary("arith.add", middle, product_low)
+        high = arith.binary("arith.add", high, product_high)
+    return arith.binary("arith.add", high, arith.binary("arith.shr", middle, 32))
+
+
+_LOW_32 = 2**32 - 1
 
 
 def _exp_pair(arith: Arith, x: object) -> tuple[Value, Value]:
