@@ -19,6 +19,8 @@ class KernelContext:
     grid: Grid
     # Each function's source read and parsed once per kernel: a helper is inlined at every call.
     definitions: dict[object, tuple] = field(default_factory=dict)
+    # Lowering a function mapped over elements (`ntl.map_elementwise`): `if` is per element.
+    per_element: bool = False
 
     @property
     def builder(self):

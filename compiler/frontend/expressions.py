@@ -10,6 +10,7 @@ from types import ModuleType
 from compiler.dsl.language import Primitive
 from compiler.dsl.symbol import Expr
 from compiler.errors import CompileError
+from compiler.frontend import per_element
 from compiler.frontend.access import TensorRef
 from compiler.frontend.attributes import AttributeLowerer, describe
 from compiler.frontend.context import KernelContext
@@ -325,15 +326,25 @@ class ExpressionLowerer(AttributeLowerer):
         function = _python_function(arg)
         if function is None:
             return arg
-        bare = _without_arguments(node)
-
-        def call(*values: object) -> object:
-            return self.inline_call(function, bare, list(values), {})
-
-        return call
+        return InlinedFunction(self, function, _without_arguments(node))
 
     def inline_call(self, func, node: ast.Call, args: list, kwargs: dict) -> object:
         raise NotImplementedError  # provided by FunctionLowerer
+
+
+class InlinedFunction:
+    """A Python function given to a primitive: each call inlines it on values, as a call at the
+    primitive's line would; `per_element` inlines it as mapped over elements."""
+
+    def __init__(self, lowerer: ExpressionLowerer, function, node: ast.Call):
+        self.lowerer, self.function, self.node = lowerer, function, node
+
+    def __call__(self, *values: object) -> object:
+        return self.lowerer.inline_call(self.function, self.node, list(values), {})
+
+    def per_element(self, *values: object) -> object:
+        with per_element.mapped(self.lowerer.ctx):
+            return self(*values)
 
 
 def _without_arguments(node: ast.Call) -> ast.Call:

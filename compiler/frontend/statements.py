@@ -15,6 +15,7 @@ import textwrap
 
 from compiler.dsl.language import Primitive
 from compiler.errors import CompileError
+from compiler.frontend import per_element
 from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import promote
@@ -43,6 +44,10 @@ class FunctionLowerer(ExpressionLowerer):
         self.filename, self.first_line, self.definition = definition
         self.returned: object = None
         self.has_returned = False  # a `return` ran: the statements after it do not
+        # Per element (`per_element.py`): the elements the statements run for, those returned.
+        self.predicate: Value | None = None
+        self.done: Value | None = None
+        self.device_depth = 0  # inside a loop or a runtime `if`, which cannot return
 
     @property
     def parameters(self) -> list[str]:
@@ -80,12 +85,11 @@ class FunctionLowerer(ExpressionLowerer):
 
     def runtime_body(self, nodes: list[ast.stmt]) -> None:
         """The body of a loop or a runtime `if`: it runs on the device, so it cannot return."""
-        self.statements(nodes)
-        if self.has_returned:
-            raise CompileError(
-                "`return` inside a loop or an `if` on a runtime value is not supported; assign "
-                "the result to a variable and return it after the loop or `if`"
-            )
+        self.device_depth += 1
+        try:
+            self.statements(nodes)
+        finally:
+            self.device_depth -= 1
 
     # -- simple statements -----------------------------------------------------------------------
 
@@ -102,8 +106,16 @@ class FunctionLowerer(ExpressionLowerer):
         compile_time.device_assert(self.ctx.arith, self.expr(node.test), message)
 
     def stmt_Return(self, node: ast.Return) -> None:
-        self.returned = None if node.value is None else self.expr(node.value)
-        self.has_returned = True
+        if self.device_depth:
+            raise CompileError(
+                "`return` inside a loop or an `if` on a runtime value is not supported; assign "
+                "the result to a variable and return it after the loop or `if`"
+            )
+        value = None if node.value is None else self.expr(node.value)
+        if self.predicate is None and self.done is None:
+            self.returned, self.has_returned = value, True
+        else:
+            per_element.returns(self, value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
@@ -181,7 +193,8 @@ class FunctionLowerer(ExpressionLowerer):
                     "changes"
                 )
             return  # false when the program compiles: the body never runs
-        body, final = self.loop_body(node.body, carried, inits)
+        statements = per_element.loop(self, node) if self.ctx.per_element else node.body
+        body, final = self.loop_body(statements, carried, inits)
         if [v.type for v in final] != [v.type for v in inits]:  # the body changed a type
             condition = self.condition(node.test, carried, final)
         op = self.ctx.builder.create(
@@ -196,6 +209,8 @@ class FunctionLowerer(ExpressionLowerer):
         self.env.update(zip(carried, block.args, strict=True))
         with self.ctx.builder.at_end_of(block):
             value = self.operand(self.expr(test))
+            if isinstance(value, Value) and value.type.shape and self.ctx.per_element:
+                value = per_element.any_element(self.ctx.arith, value)
             if isinstance(value, Value):
                 if value.type.shape:
                     raise CompileError(
@@ -288,6 +303,9 @@ class FunctionLowerer(ExpressionLowerer):
         test = self.operand(self.expr(node.test))
         if not isinstance(test, Value):
             self.statements(node.body if test else node.orelse)
+            return
+        if self.ctx.per_element:
+            per_element.branch(self, node, test)
             return
         if test.type.shape:
             raise CompileError("`if` needs a scalar condition; for tiles use ntl.where(cond, a, b)")

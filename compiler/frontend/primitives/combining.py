@@ -1,7 +1,12 @@
-"""Reductions and scans with a combine function: `ntl.reduce` and `ntl.associative_scan` (the
-function the program gives, inlined at each step on whole tiles), and `xor_sum` and `reduce_or`
-made of them (Triton's `cumprod` and others of its standard library, written in its language,
-are inlined from Triton's own source and reach these).
+"""Primitives that take a function of the program's: `ntl.map_elementwise` (the function mapped
+over elements), reductions and scans with a combine function, `ntl.reduce` and
+`ntl.associative_scan` (the function inlined at each step), and `xor_sum` and `reduce_or` made of
+them (Triton's `cumprod` and others of its standard library, written in its language, are
+inlined from Triton's own source and reach these).
+
+Each function is inlined on whole tiles, as mapped over their elements: an `if` on an element's
+value is if-converted (`compiler/frontend/per_element.py`), as Triton runs these functions on
+scalars.
 
 A reduction halves the axis log2(n) times, combining its first half with its second element by
 element. A scan doubles its reach log2(n) times (Hillis and Steele): each element combines with
@@ -19,6 +24,7 @@ from compiler.frontend.arith import Arith
 from compiler.frontend.primitives.along_axis import _along, gather
 from compiler.frontend.primitives.pairs import pick
 from compiler.frontend.primitives.shapes import ravel
+from compiler.ir.builder import broadcast_shape
 from compiler.ir.core import Value
 from compiler.ir.types import is_float
 
@@ -39,7 +45,7 @@ def _user_combine(arith: Arith, combine_fn: object, what: str) -> Combine:
         )
 
     def combine(left: tuple[Value, ...], right: tuple[Value, ...]) -> tuple[Value, ...]:
-        results = combine_fn(*left, *right)
+        results = _per_element(combine_fn, *left, *right)
         results = results if isinstance(results, tuple | list) else (results,)
         if len(results) != len(left):
             raise CompileError(
@@ -52,6 +58,34 @@ def _user_combine(arith: Arith, combine_fn: object, what: str) -> Combine:
         )
 
     return combine
+
+
+def _per_element(function: object, *values: Value) -> object:
+    """`function` on `values`, as mapped over their elements where it is the program's own."""
+    mapped = getattr(function, "per_element", None)
+    return function(*values) if mapped is None else mapped(*values)
+
+
+def map_elementwise(arith: Arith, scalar_fn: object, *args: object, pack: int = 1) -> object:
+    """`scalar_fn` applied to each element of `args` (broadcast to one shape): a tile, or a tuple
+    of tiles where the function returns several values. `pack` (elements per call on Triton's
+    side) changes nothing of the result."""
+    if not callable(scalar_fn) or not args:
+        raise CompileError(
+            f"ntl.map_elementwise takes a function (a Python def or a @triton.jit one) and the "
+            f"tiles to map it over, got {scalar_fn!r} and {len(args)} tile(s)"
+        )
+    if not isinstance(pack, int) or pack < 1:
+        raise CompileError(f"ntl.map_elementwise's pack is {pack!r}; give a positive int")
+    values = [arith.as_value(a) for a in args]
+    shape = broadcast_shape(*(v.type for v in values))
+    values = [arith.b.broadcast_to(v, shape) for v in values]
+    results = _per_element(scalar_fn, *values)
+    if isinstance(results, tuple | list):
+        return tuple(arith.b.broadcast_to(arith.as_value(r), shape) for r in results)
+    if results is None:
+        raise CompileError("ntl.map_elementwise's function returned nothing; return its value")
+    return arith.b.broadcast_to(arith.as_value(results), shape)
 
 
 def _elementwise(arith: Arith, op_name: str) -> Combine:
@@ -144,5 +178,5 @@ def reduce_or(arith: Arith, input: object, axis, keep_dims=False) -> Value:
 
 
 PRIMITIVES: dict[str, Callable] = {
-    f.__name__: f for f in (reduce, associative_scan, xor_sum, reduce_or)
+    f.__name__: f for f in (map_elementwise, reduce, associative_scan, xor_sum, reduce_or)
 }
