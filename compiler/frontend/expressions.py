@@ -278,6 +278,8 @@ class ExpressionLowerer(AttributeLowerer):
             for a in args[1:]:
                 result = self.ctx.arith.binary(name, result, self.operand(a))
             return result
+        if func is builtins.print:  # Triton's `print` in a kernel is its device_print
+            return call_primitive(self.ctx.arith, "device_print", args, kwargs)
         if func is builtins.abs and _is_data(args[0]):
             return call_primitive(self.ctx.arith, "abs", [self.operand(args[0])], {})
         if func in _PYTHON_CALLABLES or getattr(func, "__module__", None) == "math":

@@ -94,3 +94,24 @@ def test_the_message_must_be_a_string(monkeypatch):
     x = torch.randn(20)
     with pytest.raises(CompileError, match=r"test_assertions.py:46: .*string literal"):
         _make(computed_message)(x, torch.empty_like(x))
+
+
+def printing(x, y):
+    print("x:", x)
+    y = x  # noqa: F841
+
+
+def device_printing(x, y):
+    ntl.device_print("x:", x, hex=True)
+    y = x  # noqa: F841
+
+
+@pytest.mark.parametrize("application", [printing, device_printing])
+def test_printing_on_the_device_is_refused_naming_what_prints(application):
+    """Triton reads `print` in a kernel as `device_print`: a print at run time, not compiled
+    here; the refusal names static_print and storing into an output."""
+    x = torch.randn(20)
+    with pytest.raises(
+        CompileError, match=r"test_assertions.py:\d+: ntl.device_print .*static_print"
+    ):
+        _make(application)(x, torch.empty_like(x))

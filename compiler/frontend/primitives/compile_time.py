@@ -1,6 +1,7 @@
 """Primitives that act while the program compiles and leave no op behind: `static_assert`,
 `static_print`, `assume` (a hint; a program that breaks it is wrong, as in Triton) and
-`device_assert` (Python's `assert` in an application), which Triton checks only when asked to."""
+`device_assert` (Python's `assert` in an application), which Triton checks only when asked to;
+`device_print` (Python's `print` in an application, as in Triton) is refused with what to use."""
 
 from __future__ import annotations
 
@@ -53,6 +54,17 @@ def device_assert(arith: Arith, cond: object, msg: str = "", mask: object = None
         raise CompileError(f"assertion failed{': ' + msg if msg else ''}")
 
 
+def device_print(arith: Arith, prefix: object = "", *args: object, hex: bool = False) -> None:  # noqa: A002 - Triton's name
+    """Triton prints at run time, from every program; this compiler has no printing on the
+    device: refused, naming what prints here."""
+    raise CompileError(
+        "ntl.device_print (and `print`, which Triton reads as it) prints values on the device "
+        "at run time, which this compiler does not compile; ntl.static_print(...) prints what "
+        "is known when the program compiles (shapes, dtypes, constexprs), and a value of the "
+        "data can be stored into an output tensor and printed after the launch"
+    )
+
+
 PRIMITIVES: dict[str, Callable] = {
-    f.__name__: f for f in (static_assert, static_print, assume, device_assert)
+    f.__name__: f for f in (static_assert, static_print, assume, device_assert, device_print)
 }
