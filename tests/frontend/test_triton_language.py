@@ -92,3 +92,21 @@ def test_tritons_range_and_static_range_loop(backend):
     out = torch.full((13,), math.nan)
     kernel(x, out)
     torch.testing.assert_close(out, x * 8 + 1)
+
+
+def hinted(x, out):
+    offsets = tl.max_contiguous(tl.multiple_of(x.offsets(), 8), 8)
+    loaded = tl.load(x.source.data_ptr() + offsets, mask=offsets < x.source.shape[0])
+    stepped = tl.sub(tl.mul(loaded, 3.0), tl.to_tensor(1.0))
+    out = tl.add(tl.max_constancy(stepped, 1), x, sanitize_overflow=False)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_hints_and_named_arithmetic(backend):
+    """`multiple_of`/`max_contiguous`/`max_constancy` are hints (the value itself), and
+    `add`/`sub`/`mul` and `to_tensor` the arithmetic they name, as in Triton."""
+    kernel = ninetoothed.make(arrangement, hinted, (Tensor(1), Tensor(1)), backend=backend)
+    x = torch.randn(21)
+    out = torch.full((21,), math.nan)
+    kernel(x, out)
+    torch.testing.assert_close(out, x * 4.0 - 1.0)

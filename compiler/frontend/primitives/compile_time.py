@@ -1,5 +1,6 @@
 """Primitives that act while the program compiles and leave no op behind: `static_assert`,
-`static_print`, `assume` (a hint; a program that breaks it is wrong, as in Triton) and
+`static_print`, `assume` and `multiple_of`/`max_contiguous`/`max_constancy` (hints; a program
+that breaks one is wrong, as in Triton) and
 `device_assert` (Python's `assert` in an application), which Triton checks only when asked to;
 `device_print` (Python's `print` in an application, as in Triton) is refused with what to use."""
 
@@ -34,6 +35,18 @@ def assume(arith: Arith, cond: object) -> None:
     """A fact the program promises: nothing to compute."""
 
 
+def _hint(name: str) -> Callable:
+    """`multiple_of`, `max_contiguous`, `max_constancy`: what the program promises of a value's
+    elements (a hint to Triton's vectorizer; one that is false makes the program wrong there):
+    the value itself."""
+
+    def hint(arith: Arith, input: object, values: object) -> object:  # noqa: A002 - Triton's
+        return input
+
+    hint.__name__ = name
+    return hint
+
+
 def device_assert(arith: Arith, cond: object, msg: str = "", mask: object = None) -> None:
     """Triton compiles the check only under its `debug` option (`TRITON_DEBUG=1`), which
     NineToothed never sets otherwise: without it the assertion checks nothing, here as there.
@@ -66,5 +79,6 @@ def device_print(arith: Arith, prefix: object = "", *args: object, hex: bool = F
 
 
 PRIMITIVES: dict[str, Callable] = {
-    f.__name__: f for f in (static_assert, static_print, assume, device_assert, device_print)
+    **{f.__name__: f for f in (static_assert, static_print, assume, device_assert, device_print)},
+    **{name: _hint(name) for name in ("multiple_of", "max_contiguous", "max_constancy")},
 }

@@ -28,6 +28,21 @@ def _binary(op_name: str) -> Callable:
     return lower
 
 
+def _wrapping(op_name: str) -> Callable:
+    """`ntl.add`/`sub`/`mul`: the operator's op. `sanitize_overflow` asks Triton to check signed
+    overflow under its debug option only; integers wrap here as there otherwise."""
+
+    def lower(arith: Arith, x: object, y: object, sanitize_overflow: object = True) -> object:
+        return arith.binary(op_name, x, y)
+
+    return lower
+
+
+def to_tensor(arith: Arith, x: object) -> Value:
+    """A Python number as a value of the program (Triton's dtype for it: i32 if it fits, f32)."""
+    return arith.as_value(x)
+
+
 def _nan_if_any(arith: Arith, result: object, operands: tuple, propagate_nan: object) -> object:
     """`maximum`, `minimum` and `clamp` give the other operand for a NaN one (the IR's maxNum);
     `propagate_nan=PropagateNan.ALL` asks for NaN wherever an operand is NaN instead."""
@@ -326,6 +341,7 @@ PRIMITIVES: dict[str, Callable] = {
     **{name: _unary(f"math.{name}") for name in ("floor", "ceil", "erf", "tanh", "atan")},
     "fabs": _unary("math.abs"),
     "sqrt_rn": _unary("math.sqrt"),
+    **{name: _wrapping(f"arith.{name}") for name in ("add", "sub", "mul")},
     "maximum": _binary("arith.max"),
     "minimum": _binary("arith.min"),
     "fmax": _binary("arith.max"),
@@ -335,6 +351,7 @@ PRIMITIVES: dict[str, Callable] = {
         for f in (
             abs,
             cast,
+            to_tensor,
             where,
             sigmoid,
             clamp,
