@@ -13,7 +13,7 @@ import hashlib
 
 from compiler.backends.naming import Namer
 from compiler.backends.syntax import Name
-from compiler.backends.target import OpText, Target, spelled
+from compiler.backends.target import OpText, Target, Unspellable, spelled
 from compiler.ir.core import Block, Kernel, Operation, Value
 from compiler.ir.invariants import launch_invariants
 from compiler.ir.memory_rules import BOX_SCALARS, split_box
@@ -343,6 +343,8 @@ class _Emitter:
         text = OpText(names, op.attrs, fields, tuple(v.type.dtype for v in op.operands))
         try:
             return spelled(spelling, text)
+        except Unspellable as error:
+            raise self.fail(op, error.problem, error.fix) from None
         except KeyError as missing:
             raise self.fail(
                 op,

@@ -34,6 +34,15 @@ class OpText:
 Spelling = str | Callable[[OpText], str]
 
 
+class Unspellable(Exception):
+    """Raised by a callable spelling for a form of its op the backend's language lacks: the
+    emitter reports it with the op's place."""
+
+    def __init__(self, problem: str, fix: str):
+        super().__init__(problem)
+        self.problem, self.fix = problem, fix
+
+
 def spelled(spelling: Spelling, text: OpText) -> str:
     """The text of one op from its spelling, a format string or a callable."""
     return spelling(text) if callable(spelling) else spelling.format(*text.args, **text.fields)

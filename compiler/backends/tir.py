@@ -57,10 +57,12 @@ def sequential_atomic(typed: str, cell: str) -> Callable[[OpText], str]:
         buffer, offset, value, *mask = op.args
         name, dtype, element = op.fields["name"], op.fields["result_dtype"], f"{buffer}[{offset}]"
         old = f"{name}_old"
-        # An atomic kind combines as the arith op of its name does.
+        # An atomic kind combines as the arith op of its name does; an exchange replaces.
         kind = op.attrs["kind"]
         if kind in _EXTREMES:
             update = _extreme(kind, f"{old}[0]", value, op.operand_dtypes[2])
+        elif kind == "xchg":
+            update = value
         else:
             update = TIR_SPELLING[f"arith.{kind}"].format(f"{old}[0]", value)
         read = element

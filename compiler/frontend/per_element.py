@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
@@ -24,7 +24,20 @@ from compiler.ir.core import Value
 
 if TYPE_CHECKING:
     from compiler.frontend.context import KernelContext
-    from compiler.frontend.statements import FunctionLowerer
+
+
+class FunctionLowerer(Protocol):
+    """What if-conversion reads and sets of `compiler/frontend/statements.py`'s lowerer."""
+
+    ctx: KernelContext
+    env: dict[str, object]
+    predicate: Value | None  # the elements the statements run for (None: all)
+    done: Value | None  # the elements that have returned (None: none)
+    returned: object
+    has_returned: bool
+
+    def statements(self, nodes: list[ast.stmt]) -> None: ...
+
 
 _UNSET = object()
 

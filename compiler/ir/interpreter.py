@@ -109,7 +109,15 @@ def reinterpret(x: object, source: str, target: str) -> np.ndarray:
     return np.asarray(x, NUMPY_DTYPES[source]).view(NUMPY_DTYPES[target])
 
 
-_COMBINE = {"add": operator.add, "max": max, "min": min}
+_COMBINE = {
+    "add": operator.add,
+    "max": max,
+    "min": min,
+    "and": operator.and_,
+    "or": operator.or_,
+    "xor": operator.xor,
+    "xchg": lambda old, new: new,
+}
 
 
 def _atomic(buffer, offsets, values, mask, kind: str) -> np.ndarray:

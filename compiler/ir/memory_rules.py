@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 
 from compiler.ir.type_rules import REDUCE_KINDS, TypeRuleError
-from compiler.ir.types import ArrayType, BufferType, ScalarType, Type, value_type
+from compiler.ir.types import ArrayType, BufferType, ScalarType, Type, is_integer, value_type
 
 
 def load(types: list[Type], attrs: dict) -> list[Type]:
@@ -34,17 +34,20 @@ def store(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
-ATOMIC_KINDS = ("add", "max", "min")
+ATOMIC_KINDS = ("add", "max", "min", "and", "or", "xor", "xchg")
+BITWISE_ATOMICS = ("and", "or", "xor")
 
 
 def atomic(types: list[Type], attrs: dict) -> list[Type]:
-    """Like a store, whose every element updates atomically; the result holds the value each
-    element saw before its update (the interpreter takes the elements in order)."""
-    if attrs["kind"] not in ATOMIC_KINDS:
-        raise TypeRuleError(
-            f"unknown atomic kind {attrs['kind']!r}; kinds: {', '.join(ATOMIC_KINDS)}"
-        )
+    """Like a store, whose every element updates atomically (combined with what it finds by the
+    arith op of the kind's name; `xchg` replaces it); the result holds the value each element saw
+    before its update (the interpreter takes the elements in order)."""
+    kind = attrs["kind"]
+    if kind not in ATOMIC_KINDS:
+        raise TypeRuleError(f"unknown atomic kind {kind!r}; kinds: {', '.join(ATOMIC_KINDS)}")
     store(types, attrs)
+    if kind in BITWISE_ATOMICS and not is_integer(types[2].dtype):
+        raise TypeRuleError(f"atomic {kind} takes integers, got {types[2]}")
     return [types[2]]
 
 

@@ -2,7 +2,9 @@
 backend and run on this machine against torch: ragged row counts, NaN-poisoned outputs, Triton's
 keyword arguments."""
 
+import functools
 import math
+import operator
 import shutil
 
 import pytest
@@ -342,6 +344,46 @@ def test_atomics_through_pointers(backend):
     assert torch.equal(ticket.sort().values, torch.arange(300, dtype=torch.int32))
 
 
+def flags(x, words, slots, olds, chain):
+    bit = 1 << ntl.cast(x * 8.0, ntl.int32)
+    offsets = x.offsets(0)
+    inside = offsets < x.source.shape[0]
+    word = words.source.data_ptr() + 0 * bit
+    ntl.atomic_or(word, bit, mask=inside)
+    ntl.atomic_and(word + 1, ~bit, mask=inside)
+    ntl.atomic_xor(word + 2, bit + offsets, mask=inside)
+    chain = ntl.atomic_xchg(word + 3, offsets, mask=inside)  # noqa: F841
+    olds = ntl.atomic_xchg(slots.source.data_ptr() + offsets, bit * 3, mask=inside)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_bitwise_and_exchange_atomics(backend):
+    """`atomic_or`/`and`/`xor` of many elements into one word; `atomic_xchg` into each element's
+    own slot (the old values come back), and of every element's offset into one word: the old
+    values and the last one left are the word's first value and the offsets, each once. (Triton's
+    interpreter exchanges integers only.)"""
+
+    def arrangement(x, words, slots, olds, chain):
+        blocks = (t.tile((64,)) for t in (slots, olds, chain))
+        return x.tile((64,)), words.tile((-1,)), *blocks
+
+    int32 = ntl.int32
+    tensors = (Tensor(1), *(Tensor(1, dtype=int32) for _ in range(4)))
+    kernel = ninetoothed.make(arrangement, flags, tensors, backend=backend)
+    x = torch.rand(150)
+    words = torch.tensor([0, -1, 0, -5], dtype=torch.int32)
+    slots = torch.randint(-100, 100, (150,), dtype=torch.int32)
+    olds, chain = (torch.full((150,), -7, dtype=torch.int32) for _ in range(2))
+    expected_olds = slots.clone()
+    kernel(x, words, slots, olds, chain)
+    bits = 1 << (x * 8).int()
+    union = functools.reduce(operator.or_, bits.tolist())
+    xor = functools.reduce(operator.xor, (bits + torch.arange(150, dtype=torch.int32)).tolist())
+    assert words[:3].tolist() == [union, ~union, xor]
+    assert torch.equal(slots, bits * 3) and torch.equal(olds, expected_olds)
+    assert sorted([*chain.tolist(), words[3].item()]) == [-5, *range(150)]
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
 def test_atomics_on_the_gpu_forms():
     """CUDA C++ updates by compare-and-swap (PTX `atom...cas`), TileLang with its own atomics;
@@ -368,3 +410,27 @@ def test_atomics_on_the_gpu_forms():
     assert "atomic" in cuda_source(lowered("tilelang")).lower()
     with pytest.raises(Exception, match="mem.atomic is not legal for target tvm"):
         lowered("tvm")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
+def test_bitwise_and_exchange_atomics_on_the_gpu_forms():
+    """CUDA C++ builds every kind for sm_90 (compare-and-swap loops); TileLang's CUDA form has no
+    atomic giving the old value for them, and says so with the op and the fix."""
+    from compiler.backends.emitter import EmitError
+    from compiler.runtime.cuda_build import compile_ptx
+
+    def arrangement(x, words, slots, olds, chain):
+        blocks = (t.tile((64,)) for t in (slots, olds, chain))
+        return x.tile((64,)), words.tile((-1,)), *blocks
+
+    tensors = (Tensor(1), *(Tensor(1, dtype=ntl.int32) for _ in range(4)))
+    args = (torch.rand(150), *(torch.zeros(n, dtype=torch.int32) for n in (4, 150, 150, 150)))
+
+    def lowered(backend):
+        handle = ninetoothed.make(arrangement, flags, tensors, backend=backend, device="cuda")
+        return handle.compile(*args)
+
+    cuda = lowered("cuda")
+    assert compile_ptx(cuda.source, cuda.kernel_name).count(".cas.") >= 5
+    with pytest.raises(EmitError, match=r"mem.atomic.*atomic or, which TileLang's CUDA form lacks"):
+        lowered("tilelang")

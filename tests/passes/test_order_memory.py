@@ -45,6 +45,16 @@ def two_atomics(x, y):
     ntl.atomic_add(y.source.data_ptr() + (x.offsets(0) + 1) % 4, x)
 
 
+def two_kinds(x, y):
+    ntl.atomic_add(y.source.data_ptr() + x.offsets(0) % 4, x)
+    ntl.atomic_max(y.source.data_ptr() + (x.offsets(0) + 1) % 4, x)
+
+
+def two_exchanges(x, y):
+    ntl.atomic_xchg(y.source.data_ptr() + x.offsets(0) % 4, x)
+    ntl.atomic_xchg(y.source.data_ptr() + (x.offsets(0) + 1) % 4, x)
+
+
 def per_iteration(x, y):
     """Each round adds one to every element of y and reads its neighbour's value back."""
     offsets = y.offsets(0)
@@ -80,6 +90,13 @@ def test_independent_and_value_dependent_accesses_are_not_fenced():
     assert _barriers(in_place, pair, (Tensor(1),) * 2, (torch.randn(40), torch.randn(40))) == 0
     counts = torch.zeros(4)
     assert _barriers(two_atomics, pair, (Tensor(1), Tensor(1)), (torch.randn(40), counts)) == 0
+
+
+@pytest.mark.parametrize("application", [two_kinds, two_exchanges])
+def test_atomics_that_do_not_commute_are_fenced(application):
+    """An add then a max of one element differ from a max then an add; so do two exchanges."""
+    args = (torch.randn(40), torch.zeros(4))
+    assert _barriers(application, pair, (Tensor(1), Tensor(1)), args) == 1
 
 
 def test_a_store_over_what_was_read_for_something_else_is_fenced():

@@ -7,13 +7,14 @@ import math
 
 from compiler.backends.c_names import C_LIBRARY, C_RESERVED
 from compiler.backends.syntax import Name, Syntax
+from compiler.ir.memory_rules import ATOMIC_KINDS
 
 # C++'s names, the C library's functions the shims declare (the kernel is a C function of its
 # own name), those c_literal writes and the host entry's functions; the target adds every name
 # its spellings use (a parameter named `exp` would hide the function).
 _RESERVED = C_RESERVED | C_LIBRARY
 _RESERVED |= {"ntc_launch", "ntc_error", "ntc_call", "ntc_run_grid", "ntc_bitcast"}
-_RESERVED |= {"ntc_atomic_add", "ntc_atomic_max", "ntc_atomic_min"}
+_RESERVED |= {f"ntc_atomic_{kind}" for kind in ATOMIC_KINDS}
 
 
 def c_literal(value: object) -> str:

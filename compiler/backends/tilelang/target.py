@@ -29,7 +29,7 @@ from compiler.backends.c_names import C_RESERVED
 from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import LIBM_MATH, MATH, MATH_DTYPES, OPERAND_DTYPES, atomic
 from compiler.backends.python_syntax import python_syntax
-from compiler.backends.target import OpText, Target
+from compiler.backends.target import OpText, Target, Unspellable
 from compiler.backends.tir import (
     TIR_CAPABILITIES,
     TIR_SPELLING,
@@ -177,12 +177,27 @@ TARGET = Target(
 # by T.copy of a strided view of the flat buffer (`box_copy`), and a loop of such copies and a
 # gemm is T.Pipelined (`pipeline_stages`): TileLang overlaps the next tiles' copies with the gemm.
 # So is one that does other work between its copies and gemms (`pipeline_interleaved`).
+_TILELANG_ATOMIC = atomic(
+    "T.atomic_{kind}({buffer}[{offset}], {value}, return_prev=True)",
+    "T.if_then_else({cond}, {update}, {dtype}(0))",
+)
+_RETURNING_PREVIOUS = ("add", "max", "min")  # TileLang's atomics that give the old value
+
+
+def _cuda_atomic(op: OpText) -> str:
+    kind = op.attrs["kind"]
+    if kind not in _RETURNING_PREVIOUS:
+        raise Unspellable(
+            f"is an atomic {kind}, which TileLang's CUDA form lacks (its atomics giving the old "
+            f"value: {', '.join(_RETURNING_PREVIOUS)})",
+            "compile this kernel for the cuda or triton backend",
+        )
+    return _TILELANG_ATOMIC(op)
+
+
 _CUDA_SPELLING = {
     **SPELLING,
-    "mem.atomic": atomic(
-        "T.atomic_{kind}({buffer}[{offset}], {value}, return_prev=True)",
-        "T.if_then_else({cond}, {update}, {dtype}(0))",
-    ),
+    "mem.atomic": _cuda_atomic,
     "mem.barrier": "T.sync_threads()",
 }
 

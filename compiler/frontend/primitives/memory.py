@@ -9,6 +9,7 @@ from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
 from compiler.frontend.pointers import Pointer
 from compiler.ir.core import Value
+from compiler.ir.memory_rules import ATOMIC_KINDS
 
 
 def _pointer(name: str, pointer: object) -> Pointer:
@@ -63,5 +64,5 @@ PRIMITIVES: dict[str, Callable] = {
     "load": load,
     "store": store,
     "debug_barrier": debug_barrier,
-    **{f"atomic_{kind}": _atomic(kind) for kind in ("add", "max", "min")},
+    **{f"atomic_{kind}": _atomic(kind) for kind in ATOMIC_KINDS},
 }

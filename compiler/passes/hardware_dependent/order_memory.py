@@ -7,7 +7,8 @@ gets a `mem.barrier` before an access that may meet an earlier one on another th
 
 - any access to a buffer stored to or atomically updated since the last barrier: a read back of
   what the program wrote, or a write over it (the two address tensors are not compared, so two
-  stores to disjoint halves are fenced too); atomics of one buffer commute and need none;
+  stores to disjoint halves are fenced too); atomics of one kind commute and need none (an
+  exchange, or two kinds, are fenced as writes);
 - a store or atomic to a buffer loaded since the last barrier, unless the value written comes
   from that load (write after read; a value computed from the tile loaded cannot be written
   before that tile is read).
@@ -115,11 +116,16 @@ def _races(earlier: Operation, later: Operation) -> bool:
     """Whether `later` may meet `earlier` (one buffer) on another thread unless ordered."""
     if earlier is later or earlier.name == later.name == "mem.load":
         return False
-    if earlier.name == later.name == "mem.atomic":  # atomics of one buffer commute
+    if earlier.name == later.name == "mem.atomic" and _commute(earlier, later):
         return False
     if earlier.name == "mem.load":  # write after read
         return not _comes_from(later.operands[2], earlier)
     return True  # after a write: read back, or written over
+
+
+def _commute(a: Operation, b: Operation) -> bool:
+    """Atomics of one kind commute (an add and a max, or two exchanges, do not)."""
+    return a.attrs["kind"] == b.attrs["kind"] != "xchg"
 
 
 def _comes_from(value: Value, load: Operation) -> bool:

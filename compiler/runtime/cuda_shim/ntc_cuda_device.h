@@ -132,6 +132,39 @@ template <typename T>
 __device__ __forceinline__ T ntc_atomic_min(T* at, T value) {
   return ntc_atomic_update(at, value, ntc_min());
 }
+// The bitwise kinds (integers) and exchange, through the same compare-and-swap loop.
+struct ntc_and {
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a & b; }
+};
+struct ntc_or {
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a | b; }
+};
+struct ntc_xor {
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a ^ b; }
+};
+struct ntc_xchg {
+  template <typename T>
+  __device__ T operator()(T, T b) const { return b; }
+};
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_and(T* at, T value) {
+  return ntc_atomic_update(at, value, ntc_and());
+}
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_or(T* at, T value) {
+  return ntc_atomic_update(at, value, ntc_or());
+}
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_xor(T* at, T value) {
+  return ntc_atomic_update(at, value, ntc_xor());
+}
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_xchg(T* at, T value) {
+  return ntc_atomic_update(at, value, ntc_xchg());
+}
 
 // mem.reduce: to[o * Inner + i] = the combination of from[(o * Length + l) * Inner + i] over l, for
 // the [Outer, Length, Inner] array `from` in shared memory, by every thread of the block together.

@@ -101,6 +101,30 @@ static inline T ntc_atomic_min(T* at, T value) {
   *at = old < value ? old : value;
   return old;
 }
+template <typename T>
+static inline T ntc_atomic_and(T* at, T value) {
+  T old = *at;
+  *at = old & value;
+  return old;
+}
+template <typename T>
+static inline T ntc_atomic_or(T* at, T value) {
+  T old = *at;
+  *at = old | value;
+  return old;
+}
+template <typename T>
+static inline T ntc_atomic_xor(T* at, T value) {
+  T old = *at;
+  *at = old ^ value;
+  return old;
+}
+template <typename T>
+static inline T ntc_atomic_xchg(T* at, T value) {
+  T old = *at;
+  *at = value;
+  return old;
+}
 
 // CUDA's math library has these for float and double; the C++ library does not.
 static inline float rsqrt(float x) { return 1.0f / sqrt(x); }
