@@ -19,6 +19,7 @@ from compiler.frontend.primitives import (
     compile_time,
     dot,
     elementwise,
+    libdevice,
     memory,
     pairs,
     random,
@@ -27,6 +28,7 @@ from compiler.frontend.primitives import (
 
 PRIMITIVES: dict[str, Callable] = {
     **elementwise.PRIMITIVES,
+    **libdevice.PRIMITIVES,
     **shapes.PRIMITIVES,
     **along_axis.PRIMITIVES,
     **dot.PRIMITIVES,
