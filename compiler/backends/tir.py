@@ -88,8 +88,10 @@ def typed_arithmetic(typed: str) -> dict[str, Callable[[OpText], str]]:
 
     - idiv and irem truncate (TIR's `//` floors). A zero divisor traps on a CPU, and masked-off
       lanes divide by what a masked load left there: it is taken as 1.
-    - neg of an unsigned is `0 - x`, the wrapped value as in C (elsewhere `-x`: `0 - x` would
-      lose the sign of a float zero)."""
+    - neg and sub of unsigned values are two's complement, `~x + 1` and `a + (~b + 1)`: the
+      wrapped values, as in C; TVM's simplifier takes an unsigned `0 - x` for 0 (it bounds the
+      result by 0 - 0 above and by 0 below). Elsewhere `-x` (`0 - x` would lose the sign of a
+      float zero) and `a - b`."""
 
     def constant(op: OpText, value: str) -> str:
         return typed.format(dtype=op.fields["result_dtype"], value=value)
@@ -106,9 +108,14 @@ def typed_arithmetic(typed: str) -> dict[str, Callable[[OpText], str]]:
         "arith.idiv": guarded("truncdiv"),
         "arith.irem": guarded("truncmod"),
         "arith.neg": lambda op: (
-            f"{constant(op, '0')} - {op.args[0]}"
+            f"~{op.args[0]} + {constant(op, '1')}"
             if op.operand_dtypes[0].startswith("u")
             else f"-{op.args[0]}"
+        ),
+        "arith.sub": lambda op: (
+            f"{op.args[0]} + (~{op.args[1]} + {constant(op, '1')})"
+            if op.operand_dtypes[0].startswith("u")
+            else f"{op.args[0]} - {op.args[1]}"
         ),
     }
 

@@ -102,6 +102,21 @@ def test_unsigned_negation_wraps(backend, dtype):
     assert torch.equal(_run(negated_positive, backend, x, out_dtype=torch.bool), expected > 0)
 
 
+def unsigned_64_negated(x, out):
+    u = x.to(ntl.uint64, bitcast=True)
+    minus = (0 - u).to(ntl.int64, bitcast=True)
+    out = minus + (-u).to(ntl.int64, bitcast=True) + (u - (u + 1)).to(ntl.int64, bitcast=True)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unsigned_64_bit_negation_and_subtraction_wrap(backend):
+    """`0 - u`, `-u` and `u - (u + 1)` of u64 (torch has no u64 arithmetic: int64 bits in and
+    out). TVM's simplifier took an unsigned `0 - u` for 0."""
+    x = _inputs(torch.int64, 4)
+    expected = -x - x - 1  # wraps in int64 as in u64
+    assert torch.equal(_run(unsigned_64_negated, backend, x, out_dtype=torch.int64), expected)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sum_and_product_wrap(backend):
     x = _inputs(torch.int32, 3)

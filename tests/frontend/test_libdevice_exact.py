@@ -223,3 +223,31 @@ def test_fast_approximations_are_within_their_promise(backend):
     kernel(x, out)
     expected = x.exp() + x.log() + x.log2() + x.sin() * x.cos() + x.tanh()
     torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-5)
+
+
+def bit_counts(i, ones, leading, first, reversed_bits):
+    ones = libdevice.popc(i)  # noqa: F841
+    leading = libdevice.clz(i)  # noqa: F841
+    first = libdevice.ffs(i)  # noqa: F841
+    reversed_bits = libdevice.brev(i)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_bit_counts_of_64_bit_words(backend):
+    i = torch.tensor(
+        [0, 1, -1, 2**40 + 7, -(2**63), 2**63 - 1, 0x00F0F0F0F0F0F0F0, 12345678901234, 2**62],
+        dtype=torch.int64,
+    )
+    int32 = ninetoothed.int32
+    tensors = (Tensor(1), *(Tensor(1, dtype=int32) for _ in range(3)), Tensor(1))
+    arrangement = lambda *ts: tuple(t.tile((4,)) for t in ts)  # noqa: E731
+    kernel = ninetoothed.make(arrangement, bit_counts, tensors, backend=backend)
+    outs = [torch.full((9,), -7, dtype=torch.int32) for _ in range(3)]
+    outs.append(torch.zeros(9, dtype=torch.int64))
+    kernel(i, *outs)
+    words = [v % 2**64 for v in i.tolist()]
+    reversed_words = [int(f"{v:064b}"[::-1], 2) for v in words]
+    assert outs[0].tolist() == [bin(v).count("1") for v in words]
+    assert outs[1].tolist() == [64 - v.bit_length() for v in words]
+    assert outs[2].tolist() == [(v & -v).bit_length() for v in words]
+    assert outs[3].tolist() == [v - 2**64 if v >= 2**63 else v for v in reversed_words]

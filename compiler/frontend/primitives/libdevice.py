@@ -110,11 +110,17 @@ def clz(arith: Arith, arg0: object) -> Value:
 
 
 def ffs(arith: Arith, arg0: object) -> Value:
-    """The position (from 1) of the lowest set bit, 0 for 0: the bits below it counted."""
+    """The position (from 1) of the lowest set bit, 0 for 0: the bits from it up filled, and
+    those below it counted (no unsigned subtraction, which TVM's simplifier takes for never
+    wrapping)."""
     x = _unsigned(arith, _integer(arith, arg0, "ffs"))
-    lowest = arith.binary("arith.and", x, arith.binary("arith.sub", 0, x))
-    below = popc(arith, arith.binary("arith.sub", lowest, 1))
-    return arith.where(arith.compare("eq", x, 0), 0, arith.binary("arith.add", below, 1))
+    width = BIT_WIDTHS[x.type.dtype]
+    shift = 1
+    while shift < width:
+        x = arith.binary("arith.or", x, arith.binary("arith.shl", x, shift))
+        shift *= 2
+    below = arith.binary("arith.sub", width, popc(arith, x))
+    return arith.where(arith.compare("eq", below, width), 0, arith.binary("arith.add", below, 1))
 
 
 def brev(arith: Arith, arg0: object) -> Value:
