@@ -97,29 +97,28 @@ def popc(arith: Arith, arg0: object) -> Value:
     return arith.cast(arith.binary("arith.and", total, 0xFF), "i32")
 
 
-def clz(arith: Arith, arg0: object) -> Value:
-    """Leading zero bits, as an i32 (the width for 0): the bits below the highest set are
-    filled, and the rest counted."""
-    x = _unsigned(arith, _integer(arith, arg0, "clz"))
+def _unset_beyond(arith: Arith, arg0: object, name: str, shift: str) -> tuple[Value, int]:
+    """The bits `x` leaves clear past its highest set bit (`shift` "arith.shr": those below
+    it filled) or before its lowest (`arith.shl`: those above it filled), counted; and the
+    width."""
+    x = _unsigned(arith, _integer(arith, arg0, name))
     width = BIT_WIDTHS[x.type.dtype]
-    shift = 1
-    while shift < width:
-        x = arith.binary("arith.or", x, arith.binary("arith.shr", x, shift))
-        shift *= 2
-    return arith.binary("arith.sub", width, popc(arith, x))
+    step = 1
+    while step < width:
+        x = arith.binary("arith.or", x, arith.binary(shift, x, step))
+        step *= 2
+    return arith.binary("arith.sub", width, popc(arith, x)), width
+
+
+def clz(arith: Arith, arg0: object) -> Value:
+    """Leading zero bits, as an i32 (the width for 0)."""
+    return _unset_beyond(arith, arg0, "clz", "arith.shr")[0]
 
 
 def ffs(arith: Arith, arg0: object) -> Value:
-    """The position (from 1) of the lowest set bit, 0 for 0: the bits from it up filled, and
-    those below it counted (no unsigned subtraction, which TVM's simplifier takes for never
-    wrapping)."""
-    x = _unsigned(arith, _integer(arith, arg0, "ffs"))
-    width = BIT_WIDTHS[x.type.dtype]
-    shift = 1
-    while shift < width:
-        x = arith.binary("arith.or", x, arith.binary("arith.shl", x, shift))
-        shift *= 2
-    below = arith.binary("arith.sub", width, popc(arith, x))
+    """The position (from 1) of the lowest set bit, 0 for 0: the zeros below it, plus one
+    (counted without an unsigned subtraction, which TVM's simplifier takes for never wrapping)."""
+    below, width = _unset_beyond(arith, arg0, "ffs", "arith.shl")
     return arith.where(arith.compare("eq", below, width), 0, arith.binary("arith.add", below, 1))
 
 

@@ -120,19 +120,7 @@ struct ntc_min {
   }
 };
 
-template <typename T>
-__device__ __forceinline__ T ntc_atomic_add(T* at, T value) {
-  return ntc_atomic_update(at, value, ntc_add());
-}
-template <typename T>
-__device__ __forceinline__ T ntc_atomic_max(T* at, T value) {
-  return ntc_atomic_update(at, value, ntc_max());
-}
-template <typename T>
-__device__ __forceinline__ T ntc_atomic_min(T* at, T value) {
-  return ntc_atomic_update(at, value, ntc_min());
-}
-// The bitwise kinds (integers) and exchange, through the same compare-and-swap loop.
+// The bitwise kinds (integers) and exchange combine through the same compare-and-swap loop.
 struct ntc_and {
   template <typename T>
   __device__ T operator()(T a, T b) const { return a & b; }
@@ -149,22 +137,19 @@ struct ntc_xchg {
   template <typename T>
   __device__ T operator()(T, T b) const { return b; }
 };
-template <typename T>
-__device__ __forceinline__ T ntc_atomic_and(T* at, T value) {
-  return ntc_atomic_update(at, value, ntc_and());
-}
-template <typename T>
-__device__ __forceinline__ T ntc_atomic_or(T* at, T value) {
-  return ntc_atomic_update(at, value, ntc_or());
-}
-template <typename T>
-__device__ __forceinline__ T ntc_atomic_xor(T* at, T value) {
-  return ntc_atomic_update(at, value, ntc_xor());
-}
-template <typename T>
-__device__ __forceinline__ T ntc_atomic_xchg(T* at, T value) {
-  return ntc_atomic_update(at, value, ntc_xchg());
-}
+#define NTC_ATOMIC(kind, combine)                                     \
+  template <typename T>                                               \
+  __device__ __forceinline__ T ntc_atomic_##kind(T* at, T value) {    \
+    return ntc_atomic_update(at, value, combine());                   \
+  }
+NTC_ATOMIC(add, ntc_add)
+NTC_ATOMIC(max, ntc_max)
+NTC_ATOMIC(min, ntc_min)
+NTC_ATOMIC(and, ntc_and)
+NTC_ATOMIC(or, ntc_or)
+NTC_ATOMIC(xor, ntc_xor)
+NTC_ATOMIC(xchg, ntc_xchg)
+#undef NTC_ATOMIC
 
 // mem.reduce: to[o * Inner + i] = the combination of from[(o * Length + l) * Inner + i] over l, for
 // the [Outer, Length, Inner] array `from` in shared memory, by every thread of the block together.

@@ -83,48 +83,21 @@ static inline To ntc_bitcast(From value) {
 }
 
 // mem.atomic: one thread at a time runs here, so a read-modify-write is atomic as it is.
-template <typename T>
-static inline T ntc_atomic_add(T* at, T value) {
-  T old = *at;
-  *at = old + value;
-  return old;
-}
-template <typename T>
-static inline T ntc_atomic_max(T* at, T value) {
-  T old = *at;
-  *at = old > value ? old : value;
-  return old;
-}
-template <typename T>
-static inline T ntc_atomic_min(T* at, T value) {
-  T old = *at;
-  *at = old < value ? old : value;
-  return old;
-}
-template <typename T>
-static inline T ntc_atomic_and(T* at, T value) {
-  T old = *at;
-  *at = old & value;
-  return old;
-}
-template <typename T>
-static inline T ntc_atomic_or(T* at, T value) {
-  T old = *at;
-  *at = old | value;
-  return old;
-}
-template <typename T>
-static inline T ntc_atomic_xor(T* at, T value) {
-  T old = *at;
-  *at = old ^ value;
-  return old;
-}
-template <typename T>
-static inline T ntc_atomic_xchg(T* at, T value) {
-  T old = *at;
-  *at = value;
-  return old;
-}
+#define NTC_ATOMIC(kind, update)                     \
+  template <typename T>                              \
+  static inline T ntc_atomic_##kind(T* at, T value) { \
+    T old = *at;                                     \
+    *at = (update);                                  \
+    return old;                                      \
+  }
+NTC_ATOMIC(add, old + value)
+NTC_ATOMIC(max, old > value ? old : value)
+NTC_ATOMIC(min, old < value ? old : value)
+NTC_ATOMIC(and, old & value)
+NTC_ATOMIC(or, old | value)
+NTC_ATOMIC(xor, old ^ value)
+NTC_ATOMIC(xchg, value)
+#undef NTC_ATOMIC
 
 // CUDA's math library has these for float and double; the C++ library does not.
 static inline float rsqrt(float x) { return 1.0f / sqrt(x); }
