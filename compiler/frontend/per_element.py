@@ -74,7 +74,7 @@ def returns(lowerer: FunctionLowerer, value: object) -> None:
     lowerer.has_returned = lowerer.predicate is None  # every element has returned
 
 
-def loop(lowerer: FunctionLowerer, node: ast.While) -> list[ast.stmt]:
+def loop(node: ast.While) -> list[ast.stmt]:
     """A per-element `while`'s body: `if test: body`, so an element whose test fails keeps its
     values while the loop runs on for the others (its condition: any element's test)."""
     return [ast.copy_location(ast.If(test=node.test, body=node.body, orelse=[]), node)]

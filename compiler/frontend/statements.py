@@ -193,7 +193,7 @@ class FunctionLowerer(ExpressionLowerer):
                     "changes"
                 )
             return  # false when the program compiles: the body never runs
-        statements = per_element.loop(self, node) if self.ctx.per_element else node.body
+        statements = per_element.loop(node) if self.ctx.per_element else node.body
         body, final = self.loop_body(statements, carried, inits)
         if [v.type for v in final] != [v.type for v in inits]:  # the body changed a type
             condition = self.condition(node.test, carried, final)
