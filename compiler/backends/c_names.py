@@ -126,8 +126,6 @@ ynf ynf128 ynf32 ynf32x ynf64 ynf64x ynl
 C_LIBRARY = frozenset(
     _DECLARED
     + """
-isnan isinf isfinite isnormal signbit fpclassify abs labs llabs div ldiv malloc calloc realloc
-free aligned_alloc abort exit atexit memcpy memmove memset memcmp strlen strcmp printf snprintf
-sprintf fprintf puts main rsqrt
+isnan isinf isfinite isnormal signbit fpclassify printf snprintf sprintf fprintf puts main rsqrt
 """.split()
 )
