@@ -15,6 +15,8 @@ from collections.abc import Callable
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
 from compiler.frontend.primitives.elementwise import (
+    _float,
+    _unary,
     exp10,
     log10,
     nearbyint,
@@ -149,11 +151,11 @@ def mulhi(arith: Arith, arg0: object, arg1: object) -> Value:
     return high
 
 
-def _halving(rounding: int) -> Callable:
+def _halving(name: str, rounding: int) -> Callable:
     """`hadd`/`rhadd`: (x + y [+ 1]) >> 1 without the sum overflowing, in 64 bits."""
 
     def halve(arith: Arith, arg0: object, arg1: object) -> Value:
-        x, y = arith.unify(_integer(arith, arg0, "hadd"), _integer(arith, arg1, "hadd"))
+        x, y = arith.unify(_integer(arith, arg0, name), _integer(arith, arg1, name))
         wide = "i64" if not x.type.dtype.startswith("u") else "u64"
         total = arith.binary("arith.add", arith.cast(x, wide), arith.cast(y, wide))
         total = arith.binary("arith.add", total, rounding) if rounding else total
@@ -201,11 +203,6 @@ def saturatef(arith: Arith, arg0: object) -> Value:
     return arith.where(arith.compare("gt", x, 0.0), arith.binary("arith.min", x, 1.0), 0.0)
 
 
-def _float(arith: Arith, x: object) -> Value:
-    x = arith.as_value(x)
-    return x if is_float(x.type.dtype) else arith.cast(x, "f32")
-
-
 def _op(name: str) -> Callable:
     return lambda arith, arg0, arg1: arith.binary(name, _float(arith, arg0), arg1)
 
@@ -242,20 +239,20 @@ PRIMITIVES: dict[str, Callable] = {
     **{f"{name}_rn": _op(f"arith.{name}") for name in ("add", "sub", "mul")},
     "rcp_rn": lambda arith, arg0: arith.binary("arith.div", 1.0, _float(arith, arg0)),
     "fmod": _op("arith.irem"),  # on floats C's fmod, as Triton's %
-    "hadd": _halving(0),
-    "rhadd": _halving(1),
+    "hadd": _halving("hadd", 0),
+    "rhadd": _halving("rhadd", 1),
     "finitef": _finite("f32"),
     "isfinited": _finite("f64"),
     **{f.__name__: f for f in (popc, clz, ffs, brev, mulhi, copysign, signbit, fdim, saturatef)},
-    "fast_expf": lambda arith, arg0: arith.unary("math.exp", arg0),
-    "fast_logf": lambda arith, arg0: arith.unary("math.log", arg0),
-    "fast_log2f": lambda arith, arg0: arith.unary("math.log2", arg0),
+    "fast_expf": _unary("math.exp"),
+    "fast_logf": _unary("math.log"),
+    "fast_log2f": _unary("math.log2"),
     "fast_log10f": log10,
     "fast_exp10f": exp10,
-    "fast_sinf": lambda arith, arg0: arith.unary("math.sin", arg0),
-    "fast_cosf": lambda arith, arg0: arith.unary("math.cos", arg0),
+    "fast_sinf": _unary("math.sin"),
+    "fast_cosf": _unary("math.cos"),
     "fast_tanf": tan,
-    "fast_tanhf": lambda arith, arg0: arith.unary("math.tanh", arg0),
+    "fast_tanhf": _unary("math.tanh"),
     "fast_powf": pow,
     "fast_dividef": lambda arith, arg0, arg1: arith.binary("arith.div", arg0, arg1),
 }
