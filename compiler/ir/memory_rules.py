@@ -47,7 +47,10 @@ def atomic(types: list[Type], attrs: dict) -> list[Type]:
         raise TypeRuleError(f"unknown atomic kind {kind!r}; kinds: {', '.join(ATOMIC_KINDS)}")
     store(types, attrs)
     if kind in BITWISE_ATOMICS and not is_integer(types[2].dtype):
-        raise TypeRuleError(f"atomic {kind} takes integers, got {types[2]}")
+        raise TypeRuleError(
+            f"atomic {kind} takes integers, got {types[2]}; pass the tensor as integers of its "
+            "width (x.view(torch.int32)) and bitcast the values"
+        )
     return [types[2]]
 
 
