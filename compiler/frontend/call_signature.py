@@ -2,25 +2,30 @@
 as a hashable key, so that `KernelHandle` plans a launch once per signature (see
 `compiler/runtime/plan.py`) and a steady-state call only looks its plan up.
 
-Per tensor: dtype, device, sizes and strides (the index arguments; they decide the index width,
+Per buffer: dtype, device, sizes and strides (the index arguments; they decide the index width,
 the grid and its coverage, and which index arguments equal 1 or a multiple) and whether its data
-starts aligned as the target's specialization asks. Per other argument: its type (which decides
-its dtype where the program declares none), and its value where it is compiled in (a constexpr
-parameter). Keyword arguments (constexpr and meta values, or parameters by name) by name and
-value.
+starts aligned as the target's specialization asks. Per number: its type (which decides its dtype
+where the program declares none). Per constexpr parameter: its type and value. Keyword arguments
+(constexpr and meta values) by name, type and value.
 
-Calls that no key describes take the general path each time: nested (jagged) tensors, whose
-offsets are data, and unhashable values.
+A handle reads the key with a function written for its parameters (`signature_reader`): one flat
+expression per call, no loop and no type tests, as a launch is made for every call. Calls that no
+key describes take the general path each time: unhashable values, and calls the reader cannot
+read (a number where a buffer goes, another count of arguments), where compiling them then says
+what is wrong. So do calls with a nested (jagged) tensor, whose offsets are data: the key holds
+its ragged size as the symbol torch gives it, but the handle keeps no plan for such a call
+(`compiler/runtime/positional.py` makes none).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-
-import torch
+from collections.abc import Callable, Mapping, Sequence
 
 from compiler.backends.registry import get_target
+
+# The kinds of parameter a reader reads.
+BUFFER, NUMBER, CONSTANT = "buffer", "number", "constant"
 
 
 @functools.cache
@@ -29,38 +34,35 @@ def alignment(backend: str, device: str) -> int:
     return (get_target(backend, device).capability("specialize") or {}).get("alignment", 0)
 
 
-def call_key(
-    head: tuple,
-    args: tuple,
-    kwargs: Mapping[str, object],
-    compiled_in: frozenset[int],
-    alignment: int,
-) -> tuple | None:
-    """`head`: what else the key holds (the handle's backend and device); `compiled_in`:
-    positions of constexpr parameters; `alignment`: the bytes the target specializes data
-    pointers on (0: none). Called on every launch: one loop, no helper calls for tensors."""
-    parts = list(head)
-    for position, arg in enumerate(args):
-        if isinstance(arg, torch.Tensor):
-            if arg.is_nested:
-                return None
-            aligned = alignment and arg.data_ptr() % alignment == 0
-            parts.append((arg.dtype, arg.device, arg.shape, arg.stride(), aligned))
+Reader = Callable[[tuple], tuple[tuple, tuple[int, ...]]]
+
+
+def signature_reader(kinds: Sequence[str], alignment: int) -> Reader:
+    """`read(args)`: (the key of a call on positional `args`, its buffers' data pointers in
+    order). `kinds[i]`: the kind of parameter i (BUFFER, NUMBER or CONSTANT); `alignment`: the
+    bytes the target specializes data pointers on (0: none). Raises AttributeError where a
+    buffer's argument is not a tensor, ValueError on another count of arguments and RuntimeError
+    on a tensor without strides or storage."""
+    params = [f"a{i}" for i in range(len(kinds))]
+    buffers = [p for p, kind in zip(params, kinds, strict=True) if kind == BUFFER]
+    parts = []
+    for param, kind in zip(params, kinds, strict=True):
+        if kind == BUFFER:
+            parts += [f"{param}.dtype", f"{param}.device", f"{param}.shape", f"{param}.stride()"]
+            parts += [f"p{param} % {alignment} == 0"] if alignment else []
+        elif kind == NUMBER:
+            parts.append(f"type({param})")
         else:
-            parts.append((type(arg), arg) if position in compiled_in else type(arg))
-    if kwargs:
-        for name in sorted(kwargs):
-            parts.append((name, _keyword(kwargs[name], alignment)))
-    key = tuple(parts)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
+            parts += [f"type({param})", param]
+    lines = ["def read(args):", f"    {''.join(p + ', ' for p in params)}= args"]
+    lines += [f"    p{b} = {b}.data_ptr()" for b in buffers]
+    pointers = "".join(f"p{b}, " for b in buffers)
+    lines.append(f"    return ({''.join(p + ', ' for p in parts)}), ({pointers})")
+    namespace: dict = {}
+    exec("\n".join(lines), namespace)  # our own text: parameter positions, nothing of the call
+    return namespace["read"]
 
 
-def _keyword(value: object, alignment: int) -> object:
-    """A keyword argument's part: a parameter passed by name, or a value compiled in."""
-    if isinstance(value, torch.Tensor):
-        return call_key((), (value,), {}, frozenset(), alignment)
-    return (type(value), value)
+def keyword_key(kwargs: Mapping[str, object]) -> tuple:
+    """The part of the key the keyword arguments (constexpr and meta values) make."""
+    return (*sorted(kwargs.items()), *map(type, kwargs.values()))

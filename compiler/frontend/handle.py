@@ -16,11 +16,19 @@ from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.application import default_kernel_name, parameters, unwrap
 from compiler.frontend.build import ArgSpec, build_kernel, constexpr_symbols, meta_symbols
-from compiler.frontend.call_signature import alignment, call_key
+from compiler.frontend.call_signature import (
+    BUFFER,
+    CONSTANT,
+    NUMBER,
+    alignment,
+    keyword_key,
+    signature_reader,
+)
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
 from compiler.frontend.layouts import argument_layout, check_declared_sizes, check_jagged
 from compiler.frontend.tuning import MODES, call_tuner, wants_tuner
 from compiler.runtime.plan import LaunchPlan
+from compiler.runtime.positional import positional_call
 
 # Launch plans a handle keeps (the oldest goes first): one per signature seen, a few in practice.
 MOST_PLANS = 256
@@ -64,12 +72,21 @@ class KernelHandle:
             if v
         }
         self.names = parameters(application)
+        self._parameters = frozenset(self.names)
         self.tensors, self.arranged = _arrange(arrangement, application, tuple(tensors))
         self.constexpr_names = constexpr_symbols(self.arranged)
         self.meta_names = {s.name for s in meta_symbols(self.arranged)}
         self._artifacts: dict[tuple, object] = {}
-        self._plans: dict[tuple, tuple] = {}  # call signature -> (compiled artifact, LaunchPlan)
-        self._compiled_in = frozenset(i for i, t in enumerate(self.tensors) if t.constexpr)
+        # call signature -> (compiled artifact, LaunchPlan, its positional call)
+        self._plans: dict[tuple, tuple] = {}
+        kinds = [
+            CONSTANT if tensor.constexpr else BUFFER if in_memory(tensor, arranged) else NUMBER
+            for tensor, arranged in zip(self.tensors, self.arranged, strict=True)
+        ]
+        self._buffers = [
+            name for name, kind in zip(self.names, kinds, strict=True) if kind == BUFFER
+        ]
+        self._read_signature = signature_reader(kinds, alignment(self.backend, self.device))
         self.last = None
 
     # -- specialisation ----------------------------------------------------------------------------
@@ -239,23 +256,29 @@ class KernelHandle:
     def __call__(self, *args, **kwargs):
         """Launch on these arguments: planned on the first call of each signature (compiled,
         checked, its form chosen; `call_signature.py`), looked up on the next ones."""
-        if kwargs:  # parameters by name: the same signature as by position
+        if kwargs and not self._parameters.isdisjoint(kwargs):  # by name: as by position
             args, kwargs = self.bind_arguments(args, dict(kwargs))
-        head = (self.backend, self.device)
-        key = call_key(head, args, kwargs, self._compiled_in, alignment(*head))
-        planned = self._plans.get(key) if key is not None else None
-        if planned is None:
-            artifact = self.compile(*args, **kwargs)
-            bindings = self.bindings(*args, **kwargs)
-            plan = LaunchPlan(artifact, bindings)
-            if key is not None:
-                if len(self._plans) >= MOST_PLANS:
-                    del self._plans[next(iter(self._plans))]  # the oldest
-                self._plans[key] = artifact, plan
-            plan(bindings, stacklevel=3)
+        try:
+            key, pointers = self._read_signature(args)
+            if kwargs:
+                key += keyword_key(kwargs)
+            self.last, _, call = self._plans[key]
+        except KeyError:  # a signature not seen yet
+            call = None
+        except (AttributeError, TypeError, ValueError, RuntimeError):  # one no key describes
+            key = call = None
+        if call is not None:
+            call(args, pointers, 3)
             return
-        self.last, plan = planned
-        plan(dict(zip(self.names, args, strict=True)), stacklevel=3)
+        artifact = self.compile(*args, **kwargs)
+        bindings = self.bindings(*args, **kwargs)
+        plan = LaunchPlan(artifact, bindings)
+        call = positional_call(plan, self.names, self._buffers, bindings)
+        if key is not None and call is not None:
+            if len(self._plans) >= MOST_PLANS:
+                del self._plans[next(iter(self._plans))]  # the oldest
+            self._plans[key] = artifact, plan, call
+        plan(bindings, stacklevel=3)
 
     def bindings(self, *args, **kwargs) -> dict[str, object]:
         """Kernel argument name -> value: tensors with their sizes and strides, and numbers."""

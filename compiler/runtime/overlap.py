@@ -22,20 +22,36 @@ class OverlapWarning(RuntimeWarning):
 
 def warn_overlaps(artifact: Artifact, bindings: Mapping[str, object], stacklevel: int = 2) -> None:
     """`stacklevel`: the frame the warning names, counted from this function's caller."""
-    tensors = {
+    tensors = checked_buffers(artifact, bindings)
+    for name, other in compared_pairs(artifact, tensors):
+        if _meet(tensors[name], tensors[other]):
+            message = _message(artifact, name, other)
+            warnings.warn(message, OverlapWarning, stacklevel=stacklevel + 1)
+
+
+def checked_buffers(artifact: Artifact, bindings: Mapping[str, object]) -> dict[str, torch.Tensor]:
+    """The buffer arguments the check compares: those the kernel touches, with elements."""
+    return {
         name: value
         for name, kind in artifact.args
         if kind == "buffer" and name not in artifact.unused_buffers
         for value in [bindings.get(name)]
         if isinstance(value, torch.Tensor) and value.numel() and not value.is_nested
     }
-    written = [name for name, _ in artifact.written_tiles if name in tensors]
-    for name in written:
-        for other, tensor in tensors.items():
-            once = other not in written or name < other  # a pair both written warns once
-            if other != name and once and _meet(tensors[name], tensor):
-                message = _message(artifact, name, other)
-                warnings.warn(message, OverlapWarning, stacklevel=stacklevel + 1)
+
+
+def compared_pairs(artifact: Artifact, checked: Mapping[str, object]) -> list[tuple[str, str]]:
+    """(written, other) for each buffer of `checked` the kernel writes and each other one; a
+    pair both written once."""
+    written = [
+        name for name in dict.fromkeys(n for n, _ in artifact.written_tiles) if name in checked
+    ]
+    return [
+        (name, other)
+        for name in written
+        for other in checked
+        if other != name and (other not in written or name < other)
+    ]
 
 
 def _meet(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -44,11 +60,11 @@ def _meet(a: torch.Tensor, b: torch.Tensor) -> bool:
         return False
     if (a.data_ptr(), a.shape, a.stride(), a.dtype) == (b.data_ptr(), b.shape, b.stride(), b.dtype):
         return False
-    (a_start, a_end), (b_start, b_end) = _span(a), _span(b)
+    (a_start, a_end), (b_start, b_end) = span(a), span(b)
     return a_start < b_end and b_start < a_end
 
 
-def _span(t: torch.Tensor) -> tuple[int, int]:
+def span(t: torch.Tensor) -> tuple[int, int]:
     """[first byte, one past the last byte] the view can touch."""
     low = sum((n - 1) * s for n, s in zip(t.shape, t.stride(), strict=True) if s < 0)
     high = sum((n - 1) * s for n, s in zip(t.shape, t.stride(), strict=True) if s > 0)

@@ -74,7 +74,13 @@ class LaunchPlan:
         """The kernel's arguments in order: buffers of the dtype the kernel takes them as (an
         empty one for a buffer it never touches), numbers as bound."""
         fixed = self.fixed
-        values = [fixed[name] if name in fixed else bindings.get(name) for name in self.names]
+        return self.adapt(
+            [fixed[name] if name in fixed else bindings.get(name) for name in self.names]
+        )
+
+    def adapt(self, values: list[object]) -> list[object]:
+        """`values`, the kernel's arguments as bound, with each buffer it never touches an empty
+        one and each buffer it views as another dtype so viewed."""
         for index in self.unused:
             tensor = values[index]
             if isinstance(tensor, torch.Tensor):

@@ -12,6 +12,7 @@ import torch
 import compiler.dsl as ninetoothed
 from compiler.backends import TARGETS, registry
 from compiler.dsl import Tensor
+from compiler.errors import CompileError
 from compiler.runtime.bindings import LaunchError
 from compiler.runtime.overlap import OverlapWarning
 
@@ -83,7 +84,7 @@ def test_a_misaligned_buffer_is_planned_without_the_aligned_form(backend):
     out = poisoned(100)
     handle(storage[1:], out)
     torch.testing.assert_close(out, storage[1:] + 1)
-    aligned, misaligned = (plan.artifact for _, plan in handle._plans.values())
+    aligned, misaligned = (plan.artifact for _, plan, _ in handle._plans.values())
     assert 'aligned = ["x", "out"]' in aligned.ssa
     assert 'aligned = ["x", "out"]' not in misaligned.ssa
 
@@ -101,6 +102,34 @@ def test_memory_shared_with_an_output_warns_on_a_planned_signature(backend):
         handle(storage[:100], storage[64:164])
     assert seen[0].filename == __file__
     assert len(handle._plans) == 1
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_views_of_one_storage_that_do_not_meet_and_an_update_in_place_do_not_warn(backend):
+    """Each call on one plan: the written view apart from the read one, then the very same view
+    read and written (each program its own tile), then a view four elements off it (aligned as
+    the first), which meets it."""
+    handle = kernel(backend)
+    storage = torch.randn(300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        handle(storage[:100], storage[100:200])
+        torch.testing.assert_close(storage[100:200], storage[:100] + 1)
+        before = storage[200:].clone()
+        handle(storage[200:], storage[200:])
+        torch.testing.assert_close(storage[200:], before + 1)
+    with pytest.warns(OverlapWarning, match="shares memory"):
+        handle(storage[4:104], storage[:100])
+    assert len(handle._plans) == 1
+
+
+def test_calls_the_signature_cannot_read_are_refused_as_compiling_them_says():
+    handle = kernel("cuda")
+    with pytest.raises(CompileError, match="argument for x must be a torch.Tensor"):
+        handle(3.0, poisoned(4))
+    with pytest.raises(CompileError, match=r"missing argument\(s\) out"):
+        handle(poisoned(4))
+    assert not handle._plans
 
 
 def test_a_reach_past_the_index_width_on_a_planned_signature_is_refused(monkeypatch):
@@ -140,7 +169,7 @@ def test_meta_values_are_part_of_the_signature():
         out = poisoned(100)
         handle(x, out, BLOCK=block)
         torch.testing.assert_close(out, x + 1)
-    assert [plan.artifact.schedule for _, plan in handle._plans.values()] == [
+    assert [plan.artifact.schedule for _, plan, _ in handle._plans.values()] == [
         {"BLOCK": 32},
         {"BLOCK": 64},
     ]

@@ -31,15 +31,18 @@ def test_each_sequence_is_its_own(backend):
     kernel = ninetoothed.make(
         arrangement, doubled_plus_row_sum, (jagged(), jagged()), backend=backend
     )
-    lengths = (3, 70, 1, 33)  # one longer than a block, one of a single row
-    sequences = [torch.randn(n, 4) for n in lengths]
-    x = torch.nested.nested_tensor(sequences, layout=torch.jagged)
-    out = torch.nested.nested_tensor(
-        [torch.full((n, 4), math.nan) for n in lengths], layout=torch.jagged
-    )
-    kernel(x, out)
-    for got, sequence in zip(out.unbind(), sequences, strict=True):
-        torch.testing.assert_close(got, sequence * 2 + sequence.sum(1, keepdim=True))
+    # one longer than a block, one of a single row; then others, on the same handle: a call
+    # with offsets (data) is planned from its own, never by a plan made for other offsets
+    for lengths in ((3, 70, 1, 33), (5, 2, 40, 1)):
+        sequences = [torch.randn(n, 4) for n in lengths]
+        x = torch.nested.nested_tensor(sequences, layout=torch.jagged)
+        out = torch.nested.nested_tensor(
+            [torch.full((n, 4), math.nan) for n in lengths], layout=torch.jagged
+        )
+        kernel(x, out)
+        for got, sequence in zip(out.unbind(), sequences, strict=True):
+            torch.testing.assert_close(got, sequence * 2 + sequence.sum(1, keepdim=True))
+    assert not kernel._plans
 
 
 def test_what_is_not_jagged_is_refused():
