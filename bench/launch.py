@@ -2,7 +2,8 @@
 
 For an elementwise, a reduction and a matmul suite kernel at the suite's small sizes, in one
 process, each timed as the best of `--repeat` rounds of `--calls` steady-state calls (after a
-first call that compiles and plans):
+first call that compiles and plans); the host parts, torch and NineToothed are timed in the same
+rounds, one after another, so that a change in the machine's speed falls on all of them alike:
 
 - ours, per backend, on the CPU (and on a CUDA GPU when there is one): the whole call, and the
   host part alone, with the backend's final native call stubbed out (the launch plan's entry);
@@ -73,13 +74,21 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def per_call(call: Callable[[], object], calls: int, repeat: int) -> float:
     """Microseconds per call: the best round."""
-    best = float("inf")
+    return interleaved({None: call}, calls, repeat)[None]
+
+
+def interleaved(calls: dict, each: int, repeat: int) -> dict:
+    """Microseconds per call of each of `calls` (key -> function): the best of `repeat` rounds of
+    `each` calls, every round timing all of them in turn, so that a change in the machine's
+    speed falls on all alike."""
+    best = dict.fromkeys(calls, float("inf"))
     for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        best = min(best, time.perf_counter() - start)
-    return best / calls * 1e6
+        for key, call in calls.items():
+            start = time.perf_counter()
+            for _ in range(each):
+                call()
+            best[key] = min(best[key], time.perf_counter() - start)
+    return {key: seconds / each * 1e6 for key, seconds in best.items()}
 
 
 def on_device(args: list, device: str) -> list:
@@ -89,28 +98,30 @@ def on_device(args: list, device: str) -> list:
 # -- the sides ------------------------------------------------------------------------------------
 
 
-def ours(kernel: SuiteKernel, backend: str, device: str, args: list, timing: tuple) -> tuple:
-    """(whole call, host part) in microseconds for our `backend` on `device`."""
-    module = load_program(kernel.path, compiler.dsl)
-    arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
-    handle = compiler.dsl.make(
-        arrangement, module.application, module.tensors, backend=backend, device=device
-    )
-    call = lambda: handle(*args, **kernel.call_kwargs)  # noqa: E731
-    call()  # compiles, builds and plans
-    whole = per_call(call, *timing)
-    stub_entries(handle)
-    return whole, per_call(call, *timing)
+def ours(kernel: SuiteKernel, backend: str, device: str, args: list) -> tuple:
+    """(the whole call, the call with its final native call stubbed) of our `backend` on
+    `device`, each planned by a first call."""
+    calls = []
+    for _ in range(2):
+        module = load_program(kernel.path, compiler.dsl)
+        arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
+        handle = compiler.dsl.make(
+            arrangement, module.application, module.tensors, backend=backend, device=device
+        )
+        handle(*args, **kernel.call_kwargs)  # compiles, builds and plans
+        calls.append((handle, lambda h=handle: h(*args, **kernel.call_kwargs)))
+    stub_entries(calls[1][0])
+    return calls[0][1], calls[1][1]
 
 
 def stub_entries(handle) -> None:
     """The final native call of every plan `handle` has made launches nothing from now on."""
-    for _, plan in handle._plans.values():
+    for _, plan, _ in handle._plans.values():
         plan.run = lambda values: None
 
 
-def ninetoothed_host(kernel: SuiteKernel, args: list, timing: tuple) -> float:
-    """Microseconds per call of NineToothed's generated launch function, Triton's call stubbed."""
+def ninetoothed_host(kernel: SuiteKernel, args: list) -> Callable[[], object]:
+    """A call of NineToothed's generated launch function, Triton's call stubbed."""
     module = load_program(kernel.path, ninetoothed)
     arrangement = bound_arrangement(module.arrangement, kernel.arrangement_kwargs)
     with cpu_driver():
@@ -119,7 +130,7 @@ def ninetoothed_host(kernel: SuiteKernel, args: list, timing: tuple) -> float:
     for name, value in list(launch.__globals__.items()):
         if value is handle._kernel:
             launch.__globals__[name] = _StubbedTriton()
-    return per_call(lambda: handle(*args, **kernel.call_kwargs), *timing)
+    return lambda: handle(*args, **kernel.call_kwargs)
 
 
 class _StubbedTriton:
@@ -129,32 +140,43 @@ class _StubbedTriton:
         return lambda *args, **options: None
 
 
-def torch_eager(kernel: SuiteKernel, args: list, timing: tuple) -> float:
+def torch_eager(kernel: SuiteKernel, args: list) -> Callable[[], object]:
     compute = kernel.torch_eager or kernel.reference
-    return per_call(lambda: compute(args), *timing)
+    return lambda: compute(args)
 
 
 # -- the table ------------------------------------------------------------------------------------
 
 
 def measure(args: argparse.Namespace) -> list[dict]:
+    """Per kernel: the whole calls one after another, then the host parts, torch and NineToothed
+    interleaved (`interleaved`)."""
     timing = (args.calls, args.repeat)
     devices = ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]
     rows = []
     for name in args.kernel or KERNELS:
         kernel = SUITE[name]
         inputs = kernel.make_args(0, ragged=False)
-        row = {"kernel": name, "torch": torch_eager(kernel, inputs, timing)}
-        row["ninetoothed"] = ninetoothed_host(kernel, inputs, timing)
+        row: dict = {"kernel": name}
+        hosts = {
+            "torch": torch_eager(kernel, inputs),
+            "ninetoothed": ninetoothed_host(kernel, inputs),
+        }
+        wholes = {}
         for device in devices:
             for backend in args.backend or sorted(TARGETS):
                 on = on_device(inputs, device)
                 try:
-                    row[backend, device] = ours(kernel, backend, device, on, timing)
+                    whole, hosts[backend, device] = ours(kernel, backend, device, on)
                 except LaunchError as error:  # Triton's CPU form is its interpreter: no GPU then
                     row[backend, device] = str(error)
-                print(f"  {name:12} {backend:9} {device:5} {_cell(row[backend, device])}")
-                sys.stdout.flush()
+                    continue
+                wholes[backend, device] = per_call(whole, *timing)
+        for key, host in interleaved(hosts, *timing).items():
+            row[key] = (wholes[key], host) if key in wholes else host
+        for key in (k for k in row if isinstance(k, tuple)):
+            print(f"  {name:12} {key[0]:9} {key[1]:5} {_cell(row[key])}")
+        sys.stdout.flush()
         rows.append(row)
     return rows
 
