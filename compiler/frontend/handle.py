@@ -79,15 +79,21 @@ class KernelHandle:
         self._artifacts: dict[tuple, object] = {}
         # call signature -> (compiled artifact, LaunchPlan, its positional call)
         self._plans: dict[tuple, tuple] = {}
-        kinds = [
+        self._kinds = [
             CONSTANT if tensor.constexpr else BUFFER if in_memory(tensor, arranged) else NUMBER
             for tensor, arranged in zip(self.tensors, self.arranged, strict=True)
         ]
         self._buffers = [
-            name for name, kind in zip(self.names, kinds, strict=True) if kind == BUFFER
+            name for name, kind in zip(self.names, self._kinds, strict=True) if kind == BUFFER
         ]
-        self._read_signature = signature_reader(kinds, alignment(self.backend, self.device))
+        self._read_signature = self._first_read  # the reader is written on the first launch
         self.last = None
+
+    def _first_read(self, args: tuple) -> tuple:
+        """Writes the signature reader (`call_signature.py`) and reads `args` with it: a handle
+        that is only compiled never needs one."""
+        self._read_signature = signature_reader(self._kinds, alignment(self.backend, self.device))
+        return self._read_signature(args)
 
     # -- specialisation ----------------------------------------------------------------------------
 
