@@ -37,6 +37,7 @@ DEFAULT_PIPELINE = (
     "ssa.wrap_grid",
     "ssa.normalize_loops",
     "ssa.canonicalize",  # again: bound block sizes and lowered intrinsics fold, dedupe and hoist
+    "ssa.wrap_64_bit_arithmetic",  # after the last fold, which would not keep its halves apart
     "ssa.pipeline_loops",  # on the final loop bodies
 )
 

@@ -5,11 +5,16 @@ to CUDA C that nvcc compiles for sm_90. Nothing runs on a GPU here."""
 from __future__ import annotations
 
 import functools
+import re
 import shutil
+import subprocess
 
 import pytest
+import torch
 
+import compiler.dsl as ninetoothed
 from compiler.backends import get_target, lower_unified_ssa_artifact
+from compiler.dsl import Tensor
 from compiler.ir import parse_kernel
 from compiler.runtime.tvm_launcher import cuda_sources
 from compiler.suite import SUITE
@@ -56,6 +61,36 @@ def test_the_cuda_record_differs_only_in_how_programs_run_and_what_it_computes_w
     assert set(cpu.spelling) - set(cuda.spelling) == {"mem.atomic"}
     assert all(cuda.spelling[op] == cpu.spelling[op] for op in cuda.spelling)
     # bf16 math: through LLVM's legalization on the CPU (which fails on a bf16 Let) it is held as
-    # bits and computed in f32; CUDA computes with it.
-    assert {**cuda.capabilities, "stored_only_dtypes": {"bf16"}} == cpu.capabilities
+    # bits and computed in f32; CUDA computes with it. LLVM takes 64-bit overflow as impossible,
+    # CUDA C signed overflow only.
+    assert cuda.capability("overflow_free_64") == {"i64"}
+    assert {
+        **cuda.capabilities,
+        "stored_only_dtypes": {"bf16"},
+        "overflow_free_64": {"i64", "u64"},
+    } == cpu.capabilities
     assert cpu.syntax.grid_open != cuda.syntax.grid_open
+
+
+def tripled_and_divided(x, out):
+    out = (x * 3) // 3  # noqa: F841
+
+
+@needs_nvcc
+def test_the_cuda_form_keeps_a_64_bit_product_that_may_wrap(tmp_path):
+    """nvcc takes `int64_t` overflow as impossible and folded `(x * 3) / 3` to `x`: the CUDA form
+    computes i64 products on 32-bit halves (ssa.wrap_64_bit_arithmetic), which the PTX keeps."""
+    kernel = ninetoothed.make(
+        lambda x, out: (x.tile((64,)), out.tile((64,))),
+        tripled_and_divided,
+        (Tensor(1), Tensor(1)),
+        backend="tvm",
+        device="cuda",
+    )
+    artifact = kernel.compile(*(torch.ones(200, dtype=torch.int64),) * 2)
+    (source,) = cuda_sources([artifact], arch="sm_90")
+    (tmp_path / "kernel.cu").write_text(source)
+    ptx = tmp_path / "kernel.ptx"
+    command = ["nvcc", "-ptx", "-arch=sm_90", "-O3", str(tmp_path / "kernel.cu"), "-o", str(ptx)]
+    subprocess.run(command, check=True, capture_output=True)
+    assert re.search(r"\bmul\.(lo|hi)\.[su]64\b", ptx.read_text())

@@ -13,14 +13,7 @@ from compiler.dsl import Tensor
 
 BACKENDS = sorted(TARGETS)
 SIZE = 200  # past one block of 64: a ragged last block
-# TVM reads signed i64 arithmetic as never overflowing, and has no wider type to compute it in
-# (it bounds unsigned results as if they never wrapped): there i64 wraps only where TVM keeps it.
-SIGNED = [
-    (backend, dtype)
-    for backend in BACKENDS
-    for dtype in (torch.int8, torch.int32, torch.int64)
-    if (backend, dtype) != ("tvm", torch.int64)
-]
+SIGNED = (torch.int8, torch.int32, torch.int64)
 
 
 UNSIGNED = (torch.uint8, torch.uint16, torch.uint32)
@@ -85,7 +78,8 @@ def builtin_absolute(x, out):
     out = abs(x)  # noqa: F841
 
 
-@pytest.mark.parametrize("backend, dtype", SIGNED)
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", SIGNED)
 def test_negation_wraps(backend, dtype):
     x = _inputs(dtype, 1)
     negated = _wrap(-x.long(), dtype)
@@ -138,3 +132,31 @@ def test_abs_of_an_integer_is_exact(backend, dtype):
     expected = _wrap(magnitude + 1, dtype).to(dtype)
     assert torch.equal(_run(absolute, backend, x, out_dtype=dtype), expected)
     assert torch.equal(_run(builtin_absolute, backend, x, out_dtype=dtype), magnitude.to(dtype))
+
+
+def wrapped_64(x, out):
+    u = x.to(ntl.uint64, bitcast=True)
+    product = ((u * 3) // 3).to(ntl.int64, bitcast=True)
+    shifted = ((u << 5) >> 5).to(ntl.int64, bitcast=True)
+    out = product + shifted + (x * 3) // 3 + ((x + x) >> 1)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_64_bit_products_and_shifts_wrap(backend):
+    """u64 and i64 `(x * 3) // 3`, `(u << 5) >> 5` and `(x + x) >> 1` where the product, shift or
+    sum wraps: TVM's LLVM form marks 64-bit arithmetic as never overflowing (`nuw`, `nsw`), and
+    LLVM folded these to `x`."""
+    x = _inputs(torch.int64, 5)
+    x[4:8] = torch.tensor([2**62, -(2**62) - 1, 2**61 + 12345, 2**63 - 2**58])
+    bits = x.view(torch.uint64).numpy().astype(object)
+    mask = 2**64 - 1
+
+    def signed(values):
+        return torch.tensor([(v + 2**63) % 2**64 - 2**63 for v in values], dtype=torch.int64)
+
+    product = signed([(v * 3 & mask) // 3 for v in bits])
+    shifted = signed([(v << 5 & mask) >> 5 for v in bits])
+    tripled = torch.div(x * 3, 3, rounding_mode="trunc")  # torch's int64 product wraps
+    doubled = (x + x) >> 1
+    expected = product + shifted + tripled + doubled
+    assert torch.equal(_run(wrapped_64, backend, x, out_dtype=torch.int64), expected)

@@ -73,7 +73,7 @@ def test_default_pipeline_names_the_backend_pass():
         "ssa.lower_backend_intrinsics,"
         "ssa.lower_tiles_to_loops,ssa.lower_parallel,ssa.vectorize_accesses,ssa.wrap_grid,"
         "ssa.normalize_loops,"
-        "ssa.canonicalize,ssa.pipeline_loops"
+        "ssa.canonicalize,ssa.wrap_64_bit_arithmetic,ssa.pipeline_loops"
     )
     with pytest.raises(PassError, match="lower-case identifier"):
         default_pipeline("Triton GPU")

@@ -3,13 +3,14 @@
 Program ids, meta symbols and the kernel's `index` arguments (sizes, strides) are non-negative;
 `tile.arange(n)` lies in [0, n-1]; an `scf.for` induction variable lies in [lb, ub-1] and, for a
 positive step, is below its own loop's upper bound and at least its lower bound. `index` and `i64`
-arithmetic is taken not to wrap; a narrower integer keeps a range only while it provably fits.
+arithmetic is taken not to wrap; another integer keeps a range only while it provably fits, and
+is anywhere in its dtype's range after that (its arithmetic wraps).
 """
 
 from __future__ import annotations
 
 from compiler.ir import Block, Kernel, Operation, Value
-from compiler.ir.types import is_integer
+from compiler.ir.types import BIT_WIDTHS, is_integer
 from compiler.passes.helpers.constants import represent
 from compiler.passes.helpers.rewrite import defining_op
 
@@ -55,9 +56,19 @@ class ValueRanges:
             dtype = value.type.dtype
             interval = self._compute(value) if is_integer(dtype) else _UNKNOWN
             if dtype not in _NO_WRAP and not _fits(dtype, interval):
-                interval = _UNKNOWN
+                interval = _whole_range(dtype)
             self.cache[value] = interval
         return interval
+
+    def may_overflow(self, op: Operation) -> bool:
+        """Whether integer arithmetic `op` (add, sub, mul, neg, shl, ...) may leave its result's
+        dtype: its exact result is not proven within it. An operand whose own range is not
+        proven within its dtype counts as anywhere in it (its value may have wrapped before)."""
+        operands = []
+        for operand in op.operands:
+            interval, dtype = self.bounds(operand), operand.type.dtype
+            operands.append(interval if _fits(dtype, interval) else _whole_range(dtype))
+        return not _fits(op.results[0].type.dtype, _ARITH[op.name](*operands))
 
     def _loop_fact(self, iv: Value, other: Value, pred: str) -> bool | None:
         loop = loop_of_induction_variable(iv)
@@ -105,6 +116,13 @@ class ValueRanges:
             (a_low, a_high), (b_low, b_high) = map(self.bounds, op.operands[1:])
             return _min(a_low, b_low), _max(a_high, b_high)
         return _UNKNOWN
+
+
+def _whole_range(dtype: str) -> Interval:
+    bits = BIT_WIDTHS.get(dtype)
+    if bits is None or not is_integer(dtype) or dtype == "i1":
+        return _UNKNOWN
+    return (0, 2**bits - 1) if dtype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
 
 
 def _fits(dtype: str, interval: Interval) -> bool:
@@ -217,6 +235,30 @@ def _irem(a: Interval, b: Interval) -> Interval:
     return 0, _tighter_high(a[1], _add(b[1], -1))
 
 
+def _shift_amounts(s: Interval) -> bool:
+    """Whether every shift amount in `s` is one every integer shifts by (0 to 63)."""
+    return _at_least(s, 0) and s[1] is not None and s[1] < 64
+
+
+def _shl(a: Interval, s: Interval) -> Interval:
+    if not (_at_least(a, 0) and _shift_amounts(s)):
+        return _UNKNOWN
+    return a[0] << s[0], None if a[1] is None else a[1] << s[1]
+
+
+def _shr(a: Interval, s: Interval) -> Interval:
+    """Of a non-negative `x`, where arithmetic and logical shifts agree."""
+    if not (_at_least(a, 0) and _shift_amounts(s)):
+        return _UNKNOWN
+    return a[0] >> s[1], None if a[1] is None else a[1] >> s[0]
+
+
+def _and(a: Interval, b: Interval) -> Interval:
+    """Below each non-negative operand's bound: the and clears bits, never sets them."""
+    highs = [x[1] for x in (a, b) if _at_least(x, 0) and x[1] is not None]
+    return (0, min(highs)) if highs else _UNKNOWN
+
+
 _ARITH = {
     "arith.add": lambda a, b: (_add(a[0], b[0]), _add(a[1], b[1])),
     "arith.sub": lambda a, b: (_add(a[0], _neg(b[1])), _add(a[1], _neg(b[0]))),
@@ -225,4 +267,8 @@ _ARITH = {
     "arith.irem": _irem,
     "arith.max": lambda a, b: (_tighter_low(a[0], b[0]), _max(a[1], b[1])),
     "arith.min": lambda a, b: (_min(a[0], b[0]), _tighter_high(a[1], b[1])),
+    "arith.neg": lambda a: (_neg(a[1]), _neg(a[0])),
+    "arith.shl": _shl,
+    "arith.shr": _shr,
+    "arith.and": _and,
 }
