@@ -191,8 +191,10 @@ TIR_SPELLING = {
 
 # Both run TIR's way on the CPU: no tile values, programs as a loop in the kernel, serial element
 # loops, loops that count from a start with step 1, int32 indices, tiles of at most 32 per dim
-# (arrays walked element by element: small tiles keep compiles and loops short).
+# (arrays walked element by element: small tiles keep compiles and loops short). TIR's i64 becomes
+# C's `int64_t` in the C and CUDA sources both write, whose overflow C compilers take as impossible.
 TIR_CAPABILITIES = {
+    "overflow_free_64": frozenset({"i64"}),
     "value_semantics": False,
     "program_ids": "loop",
     "parallel": "serial",

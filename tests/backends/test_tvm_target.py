@@ -62,7 +62,7 @@ def test_the_cuda_record_differs_only_in_how_programs_run_and_what_it_computes_w
     assert all(cuda.spelling[op] == cpu.spelling[op] for op in cuda.spelling)
     # bf16 math: through LLVM's legalization on the CPU (which fails on a bf16 Let) it is held as
     # bits and computed in f32; CUDA computes with it. LLVM takes 64-bit overflow as impossible,
-    # CUDA C signed overflow only.
+    # CUDA C signed overflow only (as TileLang's C and CUDA do).
     assert cuda.capability("overflow_free_64") == {"i64"}
     assert {
         **cuda.capabilities,

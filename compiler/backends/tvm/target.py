@@ -100,10 +100,8 @@ _SYNTAX = dataclasses.replace(
 
 # TVM 0.27's LLVM legalization of bf16 math fails on a bf16 Let ("StructuralEqual(value->ty,
 # var->ty)"): on the CPU bf16 values are held as their bits, their math in f32. TVM gives LLVM
-# 64-bit add, sub and mul as `nuw`/`nsw`, and its CUDA C has i64 as `int64_t`, whose overflow nvcc
-# takes as impossible (C's unsigned arithmetic wraps).
+# 64-bit add, sub and mul as `nuw`/`nsw`: unsigned overflow is taken as impossible too.
 _LLVM = {"stored_only_dtypes": frozenset({"bf16"}), "overflow_free_64": frozenset({"i64", "u64"})}
-_CUDA_C = {"overflow_free_64": frozenset({"i64"})}
 
 TARGET = Target(
     name="tvm",
@@ -133,7 +131,7 @@ TARGETS = {
         device="cuda",
         capabilities={
             **{k: v for k, v in TARGET.capabilities.items() if k not in _LLVM},
-            **_CUDA_C,
+            "overflow_free_64": TIR_CAPABILITIES["overflow_free_64"],
         },
         spelling=_CUDA_SPELLING,
         legal_ops=frozenset(_CUDA_SPELLING) | STRUCTURED_OPS | {"scf.grid"},
