@@ -1,9 +1,8 @@
 """ssa.wrap_64_bit_arithmetic: 64-bit integer arithmetic made modular on a target that reads it as
-never overflowing (capability `overflow_free_64`: the dtypes, of i64 and u64, it reads so). TVM's
-LLVM form gives LLVM 64-bit add, sub and mul as `nuw`/`nsw`, and the C and CUDA sources TIR
-becomes (TVM's CUDA form, TileLang's) write i64 as `int64_t`, whose overflow C compilers take as
-impossible: LLVM and nvcc folded `(x * 3) // 3` to `x` where the product wrapped. (Narrower
-integers the emitters compute in a wider type.)
+never overflowing (capability `overflow_free_64`: the dtypes, of i64 and u64, it reads so; the
+target records say why). An LLVM form that marks 64-bit add, sub and mul `nuw`/`nsw`, or C source
+whose `int64_t` overflow its compiler takes as impossible, folded `(x * 3) // 3` to `x` where the
+product wrapped. (Narrower integers the emitters compute in a wider type.)
 
 An op whose exact result the value-range analysis proves within its dtype stays as it is (Philox's
 products of zero-extended 32-bit words, offsets). Another is rebuilt on 32-bit halves held in u64,
