@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from compiler.ir import Builder, Kernel, Operation, Value
+from compiler.ir.interpreter import reinterpret
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.helpers.constants import constant_value
 from compiler.passes.helpers.ranges import ValueRanges
@@ -87,8 +88,8 @@ class _Halves:
             return value
         constant = constant_value(value)
         if constant is not None:
-            wrapped = (constant + 2**63) % 2**64 - 2**63 if dtype == "i64" else constant % 2**64
-            return self.b.constant(wrapped, dtype, value.type.shape)
+            bits = reinterpret(constant, value.type.dtype, dtype).item()
+            return self.b.constant(bits, dtype, value.type.shape)
         return self.b.value("arith.bitcast", value, dtype=dtype)
 
     def const(self, value: int) -> Value:
