@@ -228,17 +228,10 @@ def compile_case(
 def tuning_candidates(artifact, limit: int) -> list[Configuration]:
     """Up to `limit` of the schedules `ssa.select_schedule` would time for a `scheduled` artifact
     (its own choice left out), as configurations."""
-    from compiler.backends.registry import get_target
-    from compiler.ir.parser import parse_kernel
-    from compiler.passes.base import PassContext
-    from compiler.passes.registry import get
+    from compiler.backends.tuning_candidates import tuning_candidates as candidates
 
-    target = get_target(artifact.backend, artifact.device)
-    context = PassContext(target=target, options=dict(artifact.lowering.get("options", {})))
-    schedule_pass = get("ssa.select_schedule")()
     chosen = dict(artifact.schedule)
-    found = schedule_pass.tuning_candidates(parse_kernel(artifact.initial_ssa), context)
-    others = [candidate for candidate in found if candidate != chosen][:limit]
+    others = [candidate for candidate in candidates(artifact) if candidate != chosen][:limit]
     return [
         Configuration(
             "candidate " + ",".join(f"{k}={v}" for k, v in candidate.items()),

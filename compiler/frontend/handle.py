@@ -26,7 +26,12 @@ from compiler.frontend.call_signature import (
     signature_reader,
 )
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
-from compiler.frontend.layouts import argument_layout, check_declared_sizes, check_jagged
+from compiler.frontend.layouts import (
+    argument_bindings,
+    argument_layout,
+    check_declared_sizes,
+    check_jagged,
+)
 from compiler.frontend.tuning import MODES, call_tuner, wants_tuner
 from compiler.runtime.plan import LaunchPlan
 from compiler.runtime.positional import positional_call
@@ -75,6 +80,9 @@ class KernelHandle:
         self.names = parameters(application)
         self._parameters = frozenset(self.names)
         self.tensors, self.arranged = arrange(arrangement, application, tuple(tensors))
+        self.constexpr_parameters = frozenset(
+            name for name, tensor in zip(self.names, self.tensors, strict=True) if tensor.constexpr
+        )
         self.constexpr_names = constexpr_symbols(self.arranged)
         self.meta_names = {s.name for s in meta_symbols(self.arranged)}
         self._artifacts: dict[tuple, object] = {}
@@ -214,8 +222,9 @@ class KernelHandle:
             tuner = call_tuner(self, compile_schedule, args, kwargs)
         return self.compile_specs(specs, constexprs, metas, tuner)
 
-    def compile_declared(self, default_dtype: str = "f32", **kwargs):
-        """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`.
+    def compile_declared(self, default_dtype: str = "f32", launch: dict | None = None, **kwargs):
+        """Compile without tensors (for `ntc compile`): declared dtypes, else `default_dtype`;
+        `launch`: `num_warps`/`num_stages` over the handle's own (one configuration of several).
         Constexpr sizes not given stay compile-time parameters where the target has them (as
         NineToothed's `make` leaves them to Triton); elsewhere the error says which -D to give."""
         missing = [name for name in self.constexpr_names if name not in kwargs]
@@ -248,7 +257,7 @@ class KernelHandle:
                 specs.append(ArgSpec(kind, dtype))
         constexprs, metas = self._split_kwargs(kwargs, {})
         try:
-            return self.compile_specs(specs, constexprs, metas)
+            return self.compile_specs(specs, constexprs, metas | (launch or {}))
         except CompileError as error:
             if not missing:
                 raise
@@ -289,20 +298,17 @@ class KernelHandle:
 
     def bindings(self, *args, **kwargs) -> dict[str, object]:
         """Kernel argument name -> value: tensors with their sizes and strides, and numbers."""
-        args, kwargs = self.bind_arguments(args, dict(kwargs))
-        bindings = {}
-        for name, tensor, arg in zip(self.names, self.tensors, args, strict=True):
-            if isinstance(arg, torch.Tensor):
-                memory, sizes, strides = argument_layout(arg)
-                bindings[name] = memory
-                for d, (size, stride) in enumerate(zip(sizes, strides, strict=True)):
-                    bindings[f"{name}_size_{d}"] = size
-                    bindings[f"{name}_stride_{d}"] = stride
-                if arg.is_nested:
-                    bindings[f"{name}_offsets"] = arg.offsets()
-            elif not tensor.constexpr:
-                bindings[name] = arg
-        return bindings
+        args, _ = self.bind_arguments(args, dict(kwargs))
+        return argument_bindings(self.names, self.constexpr_parameters, args)
+
+    @property
+    def _source(self) -> str:
+        """The path of this kernel's generated module, NineToothed's generated file: every
+        configuration it tunes over, compiled for the declared dtypes (compiler/frontend/
+        generation.py). Written when first asked for."""
+        from compiler.frontend.generation import generated_module
+
+        return str(generated_module(self))
 
     @property
     def source(self) -> str:

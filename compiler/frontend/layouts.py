@@ -4,6 +4,8 @@ them; `access.py` adds each sequence's start and masks its end)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 import torch
 
 from compiler.dsl.tensor import Tensor
@@ -22,6 +24,26 @@ def argument_layout(arg: torch.Tensor) -> tuple[torch.Tensor, list[int], list[in
     sizes = [offsets.numel() - 1, *values.shape]
     sizes[arg._ragged_idx] = longest
     return values, sizes, [0, *values.stride()]
+
+
+def argument_bindings(
+    names: Sequence[str], constexprs: Collection[str], args: Sequence[object]
+) -> dict[str, object]:
+    """Kernel argument name -> value for positional `args`: tensors with their sizes and strides
+    (and a jagged tensor's offsets), numbers as given; the `constexprs` are compiled in."""
+    bindings = {}
+    for name, arg in zip(names, args, strict=True):
+        if isinstance(arg, torch.Tensor):
+            memory, sizes, strides = argument_layout(arg)
+            bindings[name] = memory
+            for d, (size, stride) in enumerate(zip(sizes, strides, strict=True)):
+                bindings[f"{name}_size_{d}"] = size
+                bindings[f"{name}_stride_{d}"] = stride
+            if arg.is_nested:
+                bindings[f"{name}_offsets"] = arg.offsets()
+        elif name not in constexprs:
+            bindings[name] = arg
+    return bindings
 
 
 def check_jagged(name: str, tensor: Tensor, arg: torch.Tensor) -> None:
