@@ -30,20 +30,30 @@ NOT_LAUNCHED = ("trace", "lowering")
 def generated_module(handle) -> Path:
     """The module's file (content-addressed in the cache folder), written if it is not there."""
     base = handle.compile_declared()
-    configurations = _configurations(handle, base)
+    configurations, notes = _configurations(handle, base)
     if len(configurations) == 1:
         artifacts = [base]
     else:
         artifacts = [_compiled(handle, configuration) for configuration in configurations]
-    return source_file(_module_text(handle, artifacts))
+    return source_file(_module_text(handle, artifacts, notes))
 
 
-def _configurations(handle, base: Artifact) -> list[dict]:
+def _configurations(handle, base: Artifact) -> tuple[list[dict], list[str]]:
+    """(the configurations, why options the program leaves open give no more of them)."""
     blocks = tuning_candidates(base) or [{}]
-    options = [
-        [(name, value) for value in _listed(handle.schedule_options.get(name), getattr(base, name))]
-        for name in LAUNCH_OPTIONS
-    ]
+    open_blocks = sorted(set(base.schedule) - set(base.schedule_given))
+    notes = []
+    if open_blocks and len(blocks) == 1:
+        notes.append(
+            f"{', '.join(open_blocks)} have one value here: the bounds within the target's tile "
+            "cap allow no other"
+        )
+    options = []
+    for name in LAUNCH_OPTIONS:
+        given, compiled = handle.schedule_options.get(name), getattr(base, name)
+        if isinstance(given, tuple | list) and compiled is None:
+            notes.append(f"{name}={given!r} is not tuned: this form of the kernel takes no {name}")
+        options.append([(name, value) for value in _listed(given, compiled)])
     found = [
         {**block, **dict(launch)}
         for block, launch in itertools.product(blocks, itertools.product(*options))
@@ -51,7 +61,7 @@ def _configurations(handle, base: Artifact) -> list[dict]:
     limit = handle.schedule_options.get("max_num_configs") or SelectSchedule.max_configs
     if len(found) > limit:
         found = [found[i * len(found) // limit] for i in range(limit)]
-    return found
+    return found, notes
 
 
 def _listed(given: object, compiled: object) -> list:
@@ -66,7 +76,7 @@ def _compiled(handle, configuration: dict) -> Artifact:
     return handle.compile_declared(launch=launch, **blocks)
 
 
-def _module_text(handle, artifacts: list[Artifact]) -> str:
+def _module_text(handle, artifacts: list[Artifact], notes: list[str]) -> str:
     name = handle.kernel_name
     parameters = dict(zip(handle.names, handle._kinds, strict=True))
     constants = {
@@ -82,7 +92,7 @@ def _module_text(handle, artifacts: list[Artifact]) -> str:
         (
             f"{len(artifacts)} configurations, the fastest timed per argument key."
             if tuned
-            else "One configuration."
+            else "One configuration" + "".join(f"; {note}" for note in notes) + "."
         ),
         '"""',
         "",

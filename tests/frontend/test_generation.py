@@ -88,3 +88,26 @@ def test_a_call_unlike_the_generated_signature_is_refused():
     single = torch.randn(8)
     with pytest.raises(LaunchError, match="constexpr scale was compiled as 3.*gives 5"):
         launch(single, single, single.clone(), 5)
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_an_option_a_form_does_not_take_is_not_tuned_and_the_module_says_so(backend):
+    kernel = ninetoothed.make(
+        lambda i, o, t, s: arrangement(i, o, t, s, block_size=64),
+        application,
+        tensors(),
+        backend=backend,
+        num_warps=(2, 4),
+    )
+    module = imported(kernel._source)
+    if hasattr(module, "application_with_auto_tuning"):
+        assert {
+            module.application_0.artifact.num_warps,
+            module.application_1.artifact.num_warps,
+        } == {2, 4}
+    else:
+        assert module.launch_application.artifact.num_warps is None
+        assert "num_warps=(2, 4) is not tuned: this form of the kernel takes no num_warps" in (
+            module.__doc__
+        )
+    check(module.launch_application, 200)
