@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 
-from compiler.backends.operators import INFIX, WRAPPING, compare, infix, wrapping
+from compiler.backends.operators import INFIX, WRAPPING, Convert, compare, infix, wrapping
 from compiler.backends.target import OpText, Spelling
 from compiler.ir.types import BIT_WIDTHS, is_float
 
@@ -120,34 +120,45 @@ def typed_arithmetic(typed: str) -> dict[str, Callable[[OpText], str]]:
     }
 
 
+# The 64-bit type each narrow integer type's WRAPPING ops compute in: i64 holds every result but a
+# product of two u32 values, which passes 2^63 and is exact in u64.
+NARROW_IN_I64 = dict.fromkeys(("i8", "i16", "i32", "u8", "u16", "u32"), "i64")
+EXACT_IN = {"arith.mul": {"u32": "u64"}}
+
+
 def wrapping_arithmetic(
     spelling: Mapping[str, Spelling], cast: str, typed: str, dtypes: Mapping[str, str]
 ) -> dict[str, Callable[[OpText], str]]:
     """`spelling`'s WRAPPING ops made modular on integers narrower than 64 bits: TVM computes an i8
     in i8 and gives LLVM its signed ops as `nsw` (overflow-free), and its simplifier bounds an
     unsigned result to [0, max] as if it never wrapped (`0 - x` of a u32 folds to 0), so they
-    compute in i64, where they are exact. Back in their type the result is reduced to its range in
-    i64 first, where it is exact too: TVM folds a cast of a constant out of range to an error.
-    64-bit arithmetic, with no wider type to compute in, keeps TVM's reading, that it does not
-    overflow. `cast` (fields dtype, value) converts, `typed` (the same) spells a constant."""
+    compute in a 64-bit type where they are exact (`EXACT_IN`). Back in their type the result is
+    reduced to its range there first, where it is exact too: TVM folds a cast of a constant out of
+    range to an error. 64-bit arithmetic, with no wider type to compute in, keeps TVM's reading,
+    that it does not overflow (`ssa.wrap_64_bit_arithmetic` computes it on halves where it might).
+    `cast` (fields dtype, value) converts, `typed` (the same) spells a constant."""
 
-    def i64(value: int) -> str:
-        return typed.format(dtype=dtypes["i64"], value=value)
+    def converter(domain: Mapping[str, str]) -> Convert:
+        def convert(text: str, target: str) -> str:
+            if target not in domain:  # into the wide type
+                return cast.format(dtype=dtypes[target], value=text)
+            wide = domain[target]
+            bits = BIT_WIDTHS[target]
+            mask = typed.format(dtype=dtypes[wide], value=(1 << bits) - 1)
+            if target.startswith("u"):
+                reduced = f"({text}) & {mask}"
+            else:  # two's complement: shift into [0, 2^bits), mask, shift back
+                half = typed.format(dtype=dtypes[wide], value=1 << (bits - 1))
+                reduced = f"((({text}) + {half}) & {mask}) - {half}"
+            return cast.format(dtype=dtypes[target], value=reduced)
 
-    def convert(text: str, target: str) -> str:
-        if target == "i64":
-            return cast.format(dtype=dtypes["i64"], value=text)
-        bits = BIT_WIDTHS[target]
-        mask = i64((1 << bits) - 1)
-        if target.startswith("u"):
-            reduced = f"({text}) & {mask}"
-        else:  # two's complement: shift into [0, 2^bits), mask, shift back
-            half = i64(1 << (bits - 1))
-            reduced = f"((({text}) + {half}) & {mask}) - {half}"
-        return cast.format(dtype=dtypes[target], value=reduced)
+        return convert
 
-    domain = dict.fromkeys(("i8", "i16", "i32", "u8", "u16", "u32"), "i64")
-    return {name: wrapping(spelling[name], dtypes, domain, convert) for name in WRAPPING}
+    spelled = {}
+    for name in WRAPPING:
+        domain = NARROW_IN_I64 | EXACT_IN.get(name, {})
+        spelled[name] = wrapping(spelling[name], dtypes, domain, converter(domain))
+    return spelled
 
 
 def _fmod(op: OpText) -> str:

@@ -160,3 +160,21 @@ def test_64_bit_products_and_shifts_wrap(backend):
     doubled = (x + x) >> 1
     expected = product + shifted + tripled + doubled
     assert torch.equal(_run(wrapped_64, backend, x, out_dtype=torch.int64), expected)
+
+
+def unsigned_32_product(u, v, out):
+    out = (u * v) // 7 + u * v  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unsigned_32_bit_products_past_2_to_the_63_wrap(backend):
+    """Two u32 values near 2^32 multiply past 2^63: the TIR forms compute narrow products in a
+    wider type, which for u32 must be u64 (in i64 the product would overflow, which LLVM and C
+    take as impossible)."""
+    u, v = _inputs(torch.uint32, 6), _inputs(torch.uint32, 7)
+    u[4:8] = torch.tensor([2**32 - 1, 2**32 - 3, 3 << 30, 2**31 + 1]).to(torch.uint32)
+    v[4:8] = torch.tensor([2**32 - 1, 2**32 - 5, 3 << 30, 2**32 - 2]).to(torch.uint32)
+    wrapped = [a * b % 2**32 for a, b in zip(u.tolist(), v.tolist(), strict=True)]
+    expected = torch.tensor([(p // 7 + p) % 2**32 for p in wrapped], dtype=torch.int64)
+    got = _run(unsigned_32_product, backend, u, v, out_dtype=torch.uint32)
+    assert torch.equal(got.to(torch.int64), expected)
