@@ -43,8 +43,10 @@ HOST_TARGET_US = 10.0
 BEYOND_NINETOOTHED = (
     "NineToothed's path stops where Triton's launcher begins, which then binds the arguments and "
     "computes its own specialization key (dtypes, each pointer's alignment, values equal to 1) "
-    "on every call; ours does that work before its stub point: the signature lookup that picks "
-    "the planned form, and the overlap check NineToothed does not make"
+    "on every call; ours does that work before its stub point: each buffer's dtype, device, "
+    "sizes, strides and alignment read and compared with the last planned signature (five reads "
+    "of each tensor, where NineToothed's own path reads a 1-D tensor's size and stride), and the "
+    "overlap check NineToothed does not make"
 )
 # Why a backend's whole call costs more than its host part: what its own runtime does per call.
 FLOORS = {

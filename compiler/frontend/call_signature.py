@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from compiler.backends.registry import get_target
 
@@ -37,12 +38,20 @@ def alignment(backend: str, device: str) -> int:
 Reader = Callable[[tuple], tuple[tuple, tuple[int, ...]]]
 
 
-def signature_reader(kinds: Sequence[str], alignment: int) -> Reader:
-    """`read(args)`: (the key of a call on positional `args`, its buffers' data pointers in
-    order). `kinds[i]`: the kind of parameter i (BUFFER, NUMBER or CONSTANT); `alignment`: the
-    bytes the target specializes data pointers on (0: none). Raises AttributeError where a
-    buffer's argument is not a tensor, ValueError on another count of arguments and RuntimeError
-    on a tensor without strides or storage."""
+@dataclass(frozen=True)
+class Reading:
+    """How generated code reads a call's signature: `lines` bind the parameters (`a0`, ...) and
+    the buffers' data pointers (`pa0`, ...) from `args`; `parts`, the key's expressions over
+    them; `pointers`, the buffers' pointer names in order."""
+
+    lines: tuple[str, ...]
+    parts: tuple[str, ...]
+    pointers: tuple[str, ...]
+
+
+def reading(kinds: Sequence[str], alignment: int) -> Reading:
+    """`kinds[i]`: the kind of parameter i (BUFFER, NUMBER or CONSTANT); `alignment`: the bytes
+    the target specializes data pointers on (0: none)."""
     params = [f"a{i}" for i in range(len(kinds))]
     buffers = [p for p, kind in zip(params, kinds, strict=True) if kind == BUFFER]
     parts = []
@@ -54,10 +63,19 @@ def signature_reader(kinds: Sequence[str], alignment: int) -> Reader:
             parts.append(f"type({param})")
         else:
             parts += [f"type({param})", param]
-    lines = ["def read(args):", f"    {''.join(p + ', ' for p in params)}= args"]
-    lines += [f"    p{b} = {b}.data_ptr()" for b in buffers]
-    pointers = "".join(f"p{b}, " for b in buffers)
-    lines.append(f"    return ({''.join(p + ', ' for p in parts)}), ({pointers})")
+    lines = [f"{''.join(p + ', ' for p in params)}= args"]
+    lines += [f"p{b} = {b}.data_ptr()" for b in buffers]
+    return Reading(tuple(lines), tuple(parts), tuple(f"p{b}" for b in buffers))
+
+
+def signature_reader(kinds: Sequence[str], alignment: int) -> Reader:
+    """`read(args)`: (the key of a call on positional `args`, its buffers' data pointers in
+    order). Raises AttributeError where a buffer's argument is not a tensor, ValueError on
+    another count of arguments and RuntimeError on a tensor without strides or storage."""
+    read = reading(kinds, alignment)
+    lines = ["def read(args):", *(f"    {line}" for line in read.lines)]
+    pointers = "".join(f"{p}, " for p in read.pointers)
+    lines.append(f"    return ({''.join(p + ', ' for p in read.parts)}), ({pointers})")
     namespace: dict = {}
     exec("\n".join(lines), namespace)  # our own text: parameter positions, nothing of the call
     return namespace["read"]

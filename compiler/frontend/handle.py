@@ -23,6 +23,7 @@ from compiler.frontend.call_signature import (
     NUMBER,
     alignment,
     keyword_key,
+    reading,
     signature_reader,
 )
 from compiler.frontend.dtypes import TORCH_TO_IR, ir_dtype
@@ -34,7 +35,7 @@ from compiler.frontend.layouts import (
 )
 from compiler.frontend.tuning import MODES, call_tuner, wants_tuner
 from compiler.runtime.plan import LaunchPlan
-from compiler.runtime.positional import positional_call
+from compiler.runtime.positional import guarded_call, positional_call
 
 # Launch plans a handle keeps (the oldest goes first): one per signature seen, a few in practice.
 MOST_PLANS = 256
@@ -88,6 +89,8 @@ class KernelHandle:
         self._artifacts: dict[tuple, object] = {}
         # call signature -> (compiled artifact, LaunchPlan, its positional call)
         self._plans: dict[tuple, tuple] = {}
+        # The last signature planned: its plan's call, guarded by the key (positional.py).
+        self._recent, self._recent_artifact = _unplanned, None
         self._kinds = [
             CONSTANT if tensor.constexpr else BUFFER if in_memory(tensor, arranged) else NUMBER
             for tensor, arranged in zip(self.tensors, self.arranged, strict=True)
@@ -272,6 +275,9 @@ class KernelHandle:
     def __call__(self, *args, **kwargs):
         """Launch on these arguments: planned on the first call of each signature (compiled,
         checked, its form chosen; `call_signature.py`), looked up on the next ones."""
+        if self._recent(args, kwargs, 3):  # a loop's calls: one signature each time
+            self.last = self._recent_artifact
+            return
         if kwargs and not self._parameters.isdisjoint(kwargs):  # by name: as by position
             args, kwargs = self.bind_arguments(args, dict(kwargs))
         try:
@@ -294,6 +300,9 @@ class KernelHandle:
             if len(self._plans) >= MOST_PLANS:
                 del self._plans[next(iter(self._plans))]  # the oldest
             self._plans[key] = artifact, plan, call
+            read = reading(self._kinds, alignment(self.backend, self.device))
+            guarded = guarded_call(plan, self.names, self._buffers, bindings, read, key, kwargs)
+            self._recent, self._recent_artifact = guarded or _unplanned, artifact
         plan(bindings, stacklevel=3)
 
     def bindings(self, *args, **kwargs) -> dict[str, object]:
@@ -326,6 +335,10 @@ class KernelHandle:
         if self.last is None:
             raise RuntimeError(f"{self.kernel_name} has not been compiled yet: call it first")
         return self.last
+
+
+def _unplanned(args: tuple, kwargs: dict, stacklevel: int) -> bool:
+    return False
 
 
 def in_memory(tensor: Tensor, arranged: Tensor) -> bool:

@@ -42,6 +42,10 @@ def kernel(backend: str):
     return ninetoothed.make(arrange, add_one, (Tensor(1), Tensor(1)), backend=backend, device="cpu")
 
 
+def unread(args):
+    raise AssertionError("a steady call builds no key")
+
+
 def poisoned(n: int) -> torch.Tensor:
     return torch.full((n,), float("nan"))
 
@@ -57,6 +61,10 @@ def test_steady_calls_reuse_one_plan_on_fresh_tensors(backend):
     torch.testing.assert_close(out, x + 1)
     assert len(handle._plans) == 1
     assert handle.source == handle.compile(x, out).source
+
+    handle._read_signature = unread  # the last signature planned is compared inline
+    handle(x, out := poisoned(100))
+    torch.testing.assert_close(out, x + 1)
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
@@ -173,6 +181,9 @@ def test_meta_values_are_part_of_the_signature():
         {"BLOCK": 32},
         {"BLOCK": 64},
     ]
+    handle._read_signature = unread  # the last planned, keywords included, is compared inline
+    handle(x, out := poisoned(100), BLOCK=64)
+    torch.testing.assert_close(out, x + 1)
 
 
 def test_a_launcher_with_only_launch_checks_and_runs_each_call(monkeypatch):
@@ -195,3 +206,39 @@ def test_a_launcher_with_only_launch_checks_and_runs_each_call(monkeypatch):
         torch.testing.assert_close(out, x + 1)
     assert len(calls) == 3 and len(handle._plans) == 2
     assert calls[0] == ["out", "out_size_0", "out_stride_0", "x", "x_size_0", "x_stride_0"]
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_call_unlike_the_last_planned_one_is_planned_or_refused_as_any_other(backend):
+    """The last signature planned is checked first (no key looked up); another dtype is planned
+    anew, and tensors on another device are refused as a first call on them is."""
+    handle = kernel(backend)
+    x = torch.randn(100)
+    handle(x, poisoned(100))
+    wide, out = x.double(), poisoned(100).double()
+    handle(wide, out)
+    torch.testing.assert_close(out, wide + 1)
+    assert len(handle._plans) == 2
+    elsewhere = torch.empty(100, device="meta")
+    with pytest.raises(LaunchError) as planned:
+        handle(elsewhere, elsewhere.clone())
+    with pytest.raises(LaunchError) as fresh:
+        kernel(backend)(elsewhere, elsewhere.clone())
+    assert str(planned.value) == str(fresh.value)
+
+
+def test_what_the_kernel_raises_on_a_planned_signature_is_raised_once():
+    handle = kernel("cuda")
+    x = torch.randn(100)
+    handle(x, poisoned(100))
+    runs = []
+
+    def failing(values):
+        runs.append(values)
+        raise RuntimeError("the kernel failed")
+
+    for _, plan, _ in handle._plans.values():
+        plan.run = failing
+    with pytest.raises(RuntimeError, match="the kernel failed"):
+        handle(x, poisoned(100))
+    assert len(runs) == 1
