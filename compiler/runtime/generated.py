@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import torch
+
 from compiler.backends.artifact import Artifact
 from compiler.dsl.auto_tuner import AutoTuner
 from compiler.frontend.call_signature import BUFFER, CONSTANT, alignment, signature_reader
@@ -33,26 +35,40 @@ class GeneratedKernel:
         self._calls: dict[tuple, object] = {}
 
     def __call__(self, *args) -> None:
-        key, pointers = self._read(args)
-        call = self._calls.get(key)
-        if call is None:
-            self._check_constants(args)
-            bindings = argument_bindings(self.names, self._constexprs, args)
-            plan = LaunchPlan(self.artifact, bindings)
-            call = positional_call(plan, self.names, self._buffers, bindings)
-            if call is None:  # arguments a positional call cannot pass (a jagged tensor's)
-                plan(bindings, stacklevel=2)
-                return
+        try:
+            key, pointers = self._read(args)
+            call = self._calls.get(key)
+        except (AttributeError, TypeError, ValueError, RuntimeError):
+            key = call = None  # arguments no key describes: checked and planned each call
+        if call is not None:
+            call(args, pointers, 2)
+            return
+        self._check(args)
+        bindings = argument_bindings(self.names, self._constexprs, args)
+        plan = LaunchPlan(self.artifact, bindings)
+        call = positional_call(plan, self.names, self._buffers, bindings)
+        if key is not None and call is not None:
             self._calls[key] = call
-        call(args, pointers, 2)
+        plan(bindings, stacklevel=2)
 
-    def _check_constants(self, args: tuple) -> None:
-        for name, value in zip(self.names, args, strict=True):
-            if name in self.constants and value is not None and value != self.constants[name]:
+    def _check(self, args: tuple) -> None:
+        name = self.artifact.kernel_name
+        if len(args) != len(self.names):
+            raise LaunchError(
+                f"{name} takes {len(self.names)} arguments ({', '.join(self.names)}), got "
+                f"{len(args)}; pass them by position"
+            )
+        for parameter, value in zip(self.names, args, strict=True):
+            if parameter in self._buffers and not isinstance(value, torch.Tensor):
                 raise LaunchError(
-                    f"{self.artifact.kernel_name}: constexpr {name} was compiled as "
-                    f"{self.constants[name]!r}, and this call gives {value!r}; generate the "
-                    "module from a kernel made with that value"
+                    f"{name}: argument for {parameter} must be a torch.Tensor, got "
+                    f"{type(value).__name__}"
+                )
+            if parameter in self.constants and value not in (None, self.constants[parameter]):
+                raise LaunchError(
+                    f"{name}: constexpr {parameter} was compiled as "
+                    f"{self.constants[parameter]!r}, and this call gives {value!r}; generate "
+                    "the module from a kernel made with that value"
                 )
 
 

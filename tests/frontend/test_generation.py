@@ -88,6 +88,10 @@ def test_a_call_unlike_the_generated_signature_is_refused():
     single = torch.randn(8)
     with pytest.raises(LaunchError, match="constexpr scale was compiled as 3.*gives 5"):
         launch(single, single, single.clone(), 5)
+    with pytest.raises(LaunchError, match=r"takes 4 arguments \(input, other, output, scale\)"):
+        launch(single, single)
+    with pytest.raises(LaunchError, match="argument for other must be a torch.Tensor, got float"):
+        launch(single, 2.0, single.clone(), 3)
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
