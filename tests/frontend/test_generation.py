@@ -28,6 +28,13 @@ def tensors():
     return Tensor(1), Tensor(1), Tensor(1), Tensor(0, constexpr=True, value=3)
 
 
+def blocked_by_64(backend: str, **options):
+    def arranged(input, other, output, scale):
+        return arrangement(input, other, output, scale, block_size=64)
+
+    return ninetoothed.make(arranged, application, tensors(), backend=backend, **options)
+
+
 def imported(path: str):
     spec = importlib.util.spec_from_file_location("generated", path)
     module = importlib.util.module_from_spec(spec)
@@ -65,13 +72,7 @@ def test_a_tuned_kernel_generates_each_configuration(backend):
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
 def test_a_fixed_kernel_generates_one(backend):
-    fixed = ninetoothed.make(
-        lambda i, o, t, s: arrangement(i, o, t, s, block_size=64),
-        application,
-        tensors(),
-        backend=backend,
-        num_warps=2,
-    )
+    fixed = blocked_by_64(backend, num_warps=2)
     text = open(fixed._source).read()
     assert "with_auto_tuning" not in text and "num_warps=" in text and "num_stages=" in text
     launch = imported(fixed._source).launch_application
@@ -96,13 +97,7 @@ def test_a_call_unlike_the_generated_signature_is_refused():
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
 def test_an_option_a_form_does_not_take_is_not_tuned_and_the_module_says_so(backend):
-    kernel = ninetoothed.make(
-        lambda i, o, t, s: arrangement(i, o, t, s, block_size=64),
-        application,
-        tensors(),
-        backend=backend,
-        num_warps=(2, 4),
-    )
+    kernel = blocked_by_64(backend, num_warps=(2, 4))
     module = imported(kernel._source)
     if hasattr(module, "application_with_auto_tuning"):
         assert {
