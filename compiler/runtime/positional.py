@@ -81,8 +81,9 @@ def guarded_call(
 
 
 def _check(part: str, value: object, name: str) -> str:
-    """`part` (the expression) equals `value` (named `name`): a truth as itself, a dtype, a type
-    or None by identity (there is one object of each), anything else by `==`, as a key is."""
+    """`part` (the expression) equals `value` (named `name`): a truth as itself (the parts that
+    are one are comparisons, or a constexpr whose type the key checks too), a dtype, a type or
+    None by identity (there is one object of each), anything else by `==`, as a key is."""
     if value is True or value is False:
         return f"({part})" if value else f"not ({part})"
     if isinstance(value, torch.dtype | type) or value is None:
