@@ -90,10 +90,12 @@ def _module_text(handle, artifacts: list[Artifact], notes: list[str]) -> str:
         "",
         f"Compiled for {dtypes} (the declared dtypes, else f32): a call with others is refused.",
         (
-            f"{len(artifacts)} configurations, the fastest timed per argument key."
+            f"{len(artifacts)} configurations, the fastest timed per argument key"
             if tuned
-            else "One configuration" + "".join(f"; {note}" for note in notes) + "."
-        ),
+            else "One configuration"
+        )
+        + "".join(f"; {note}" for note in notes)
+        + ".",
         '"""',
         "",
         f"from compiler.runtime.generated import GeneratedKernel{', with_auto_tuning' * tuned}",
