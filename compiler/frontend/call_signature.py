@@ -68,11 +68,11 @@ def reading(kinds: Sequence[str], alignment: int) -> Reading:
     return Reading(tuple(lines), tuple(parts), tuple(f"p{b}" for b in buffers))
 
 
-def signature_reader(kinds: Sequence[str], alignment: int) -> Reader:
+def signature_reader(read: Reading) -> Reader:
     """`read(args)`: (the key of a call on positional `args`, its buffers' data pointers in
-    order). Raises AttributeError where a buffer's argument is not a tensor, ValueError on
-    another count of arguments and RuntimeError on a tensor without strides or storage."""
-    read = reading(kinds, alignment)
+    order), read as `read` says. Raises AttributeError where a buffer's argument is not a tensor,
+    ValueError on another count of arguments and RuntimeError on a tensor without strides or
+    storage."""
     lines = ["def read(args):", *(f"    {line}" for line in read.lines)]
     pointers = "".join(f"{p}, " for p in read.pointers)
     lines.append(f"    return ({''.join(p + ', ' for p in read.parts)}), ({pointers})")

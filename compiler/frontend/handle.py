@@ -103,8 +103,9 @@ class KernelHandle:
 
     def _first_read(self, args: tuple) -> tuple:
         """Writes the signature reader (`call_signature.py`) and reads `args` with it: a handle
-        that is only compiled never needs one."""
-        self._read_signature = signature_reader(self._kinds, alignment(self.backend, self.device))
+        that is only compiled never needs one. The guarded calls of its plans read as it does."""
+        self._reading = reading(self._kinds, alignment(self.backend, self.device))
+        self._read_signature = signature_reader(self._reading)
         return self._read_signature(args)
 
     # -- specialisation ----------------------------------------------------------------------------
@@ -300,8 +301,9 @@ class KernelHandle:
             if len(self._plans) >= MOST_PLANS:
                 del self._plans[next(iter(self._plans))]  # the oldest
             self._plans[key] = artifact, plan, call
-            read = reading(self._kinds, alignment(self.backend, self.device))
-            guarded = guarded_call(plan, self.names, self._buffers, bindings, read, key, kwargs)
+            # A key was read, so `_first_read` wrote `_reading`.
+            read, buffers = self._reading, self._buffers
+            guarded = guarded_call(plan, self.names, buffers, bindings, read, key, kwargs)
             self._recent, self._recent_artifact = guarded or _unplanned, artifact
         plan(bindings, stacklevel=3)
 

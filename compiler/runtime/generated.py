@@ -11,7 +11,13 @@ import torch
 
 from compiler.backends.artifact import Artifact
 from compiler.dsl.auto_tuner import AutoTuner
-from compiler.frontend.call_signature import BUFFER, CONSTANT, alignment, signature_reader
+from compiler.frontend.call_signature import (
+    BUFFER,
+    CONSTANT,
+    alignment,
+    reading,
+    signature_reader,
+)
 from compiler.frontend.layouts import argument_bindings
 from compiler.runtime.bindings import LaunchError
 from compiler.runtime.plan import LaunchPlan
@@ -30,7 +36,7 @@ class GeneratedKernel:
         self._constexprs = {name for name, kind in parameters.items() if kind == CONSTANT}
         self._buffers = [name for name, kind in parameters.items() if kind == BUFFER]
         self._read = signature_reader(
-            list(parameters.values()), alignment(self.artifact.backend, self.artifact.device)
+            reading(list(parameters.values()), alignment(artifact["backend"], artifact["device"]))
         )
         self._calls: dict[tuple, object] = {}
 

@@ -10,10 +10,11 @@ from compiler.frontend.call_signature import (
     CONSTANT,
     NUMBER,
     keyword_key,
+    reading,
     signature_reader,
 )
 
-READ = signature_reader([BUFFER, NUMBER, CONSTANT, BUFFER], alignment=16)
+READ = signature_reader(reading([BUFFER, NUMBER, CONSTANT, BUFFER], alignment=16))
 
 
 def key(*args):
@@ -51,7 +52,7 @@ def test_a_number_counts_by_type_and_a_constexpr_by_value():
 
 
 def test_without_alignment_the_start_does_not_count():
-    read = signature_reader([BUFFER], alignment=0)
+    read = signature_reader(reading([BUFFER], alignment=0))
     storage = torch.randn(33)
     assert read((storage[:32],))[0] == read((storage[1:],))[0]
 
