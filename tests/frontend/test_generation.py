@@ -99,14 +99,29 @@ def test_a_call_unlike_the_generated_signature_is_refused():
 def test_an_option_a_form_does_not_take_is_not_tuned_and_the_module_says_so(backend):
     kernel = blocked_by_64(backend, num_warps=(2, 4))
     module = imported(kernel._source)
-    if hasattr(module, "application_with_auto_tuning"):
-        assert {
-            module.application_0.artifact.num_warps,
-            module.application_1.artifact.num_warps,
-        } == {2, 4}
-    else:
-        assert module.launch_application.artifact.num_warps is None
-        assert "num_warps=(2, 4) is not tuned: this form of the kernel takes no num_warps" in (
+    assert module.launch_application is module.application_with_auto_tuning  # as asked
+    configurations = [v for k, v in vars(module).items() if re.fullmatch(r"application_\d", k)]
+    warps = {configuration.artifact.num_warps for configuration in configurations}
+    if warps != {2, 4}:
+        assert warps == {None} and len(configurations) == 1
+        assert "One configuration, the only one of those asked for here; num_warps=(2, 4) is " in (
             module.__doc__
         )
+        assert "not tuned: this form of the kernel takes no num_warps" in module.__doc__
     check(module.launch_application, 200)
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_block_size_left_open_is_tuned_even_where_the_tile_cap_leaves_one_value(backend):
+    def arranged(input, other, output, scale):
+        return arrangement(input, other, output, scale, block_size=ninetoothed.block_size(32))
+
+    kernel = ninetoothed.make(arranged, application, tensors(), backend=backend)
+    module = imported(kernel._source)
+    assert module.launch_application is module.application_with_auto_tuning
+    if not hasattr(module, "application_1"):
+        assert re.search(
+            r"BLOCK_SIZE_\d+: one value here, the bounds within the target's tile ca",
+            module.__doc__,
+        )
+    check(module.launch_application, 100)
