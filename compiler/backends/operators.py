@@ -79,11 +79,14 @@ def wrapping(
 
 def atomic(update: str, masked: str) -> Callable[[OpText], str]:
     """A `mem.atomic` spelling that gives the old value: `update` (fields buffer, offset, value,
-    kind), and where a mask is given `masked` (fields cond, update, dtype), which reads nothing
-    where the mask is false."""
+    kind; a compare-and-swap's value is the new one and the one to compare with), and where a
+    mask is given `masked` (fields cond, update, dtype), which reads nothing where the mask is
+    false."""
 
     def spell(op: OpText) -> str:
         buffer, offset, value, *mask = op.args
+        if op.attrs["kind"] == "cas":  # in the mask's place, what it compares with
+            value, mask = f"{value}, {mask[0]}", []
         text = update.format(buffer=buffer, offset=offset, value=value, kind=op.attrs["kind"])
         if not mask:
             return text

@@ -57,9 +57,12 @@ def sequential_atomic(typed: str, cell: str) -> Callable[[OpText], str]:
         buffer, offset, value, *mask = op.args
         name, dtype, element = op.fields["name"], op.fields["result_dtype"], f"{buffer}[{offset}]"
         old = f"{name}_old"
-        # An atomic kind combines as the arith op of its name does; an exchange replaces.
+        # An atomic kind combines as the arith op of its name does; an exchange replaces, and a
+        # compare-and-swap where the element equals what it compares with (in the mask's place).
         kind = op.attrs["kind"]
-        if kind in _EXTREMES:
+        if kind == "cas":
+            update = f"T.if_then_else({old}[0] == {mask.pop()}, {value}, {old}[0])"
+        elif kind in _EXTREMES:
             update = _extreme(kind, f"{old}[0]", value, op.operand_dtypes[2])
         elif kind == "xchg":
             update = value

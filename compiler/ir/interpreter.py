@@ -120,16 +120,20 @@ _COMBINE = {
 }
 
 
-def _atomic(buffer, offsets, values, mask, kind: str) -> np.ndarray:
-    """One element after another, in order: each sees the updates of the ones before it."""
-    offsets, values, mask = (
-        np.broadcast_to(np.asarray(a), np.shape(offsets)) for a in (offsets, values, mask)
+def _atomic(buffer, offsets, values, mask, kind: str, compare=None) -> np.ndarray:
+    """One element after another, in order: each sees the updates of the ones before it. `cas`
+    replaces an element that equals its `compare`."""
+    offsets, values, mask, compare = (
+        np.broadcast_to(np.asarray(a), np.shape(offsets)) for a in (offsets, values, mask, compare)
     )
     old = np.zeros(np.shape(offsets), buffer.dtype)
     for at in np.ndindex(np.shape(offsets)):
         if mask[at]:
-            old[at] = buffer[offsets[at]]
-            buffer[offsets[at]] = _COMBINE[kind](buffer[offsets[at]], values[at])
+            old[at] = seen = buffer[offsets[at]]
+            if kind != "cas":
+                buffer[offsets[at]] = _COMBINE[kind](seen, values[at])
+            elif seen == compare[at]:
+                buffer[offsets[at]] = values[at]
     return old
 
 
@@ -268,9 +272,10 @@ class _Interpreter:
             x[0][x[1][mask]] = x[2][mask]
             return []
         if name == "mem.atomic":
-            mask = x[3] if len(x) > 3 else np.ones(np.shape(x[1]), bool)
+            cas = attrs["kind"] == "cas"  # its fourth operand is what it compares with
+            mask = x[3] if len(x) > 3 and not cas else np.ones(np.shape(x[1]), bool)
             self.observe(op, "store", x[1], mask)
-            return [_atomic(x[0], x[1], x[2], mask, attrs["kind"])]
+            return [_atomic(x[0], x[1], x[2], mask, attrs["kind"], x[3] if cas else None)]
         if name == "mem.load":
             mask = x[2] if len(x) > 2 else True
             self.observe(op, "load", x[1], mask)

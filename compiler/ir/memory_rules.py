@@ -34,18 +34,27 @@ def store(types: list[Type], attrs: dict) -> list[Type]:
     return []
 
 
-ATOMIC_KINDS = ("add", "max", "min", "and", "or", "xor", "xchg")
-BITWISE_ATOMICS = ("and", "or", "xor")
+ATOMIC_KINDS = ("add", "max", "min", "and", "or", "xor", "xchg", "cas")
+BITWISE_ATOMICS = ("and", "or", "xor", "cas")
 
 
 def atomic(types: list[Type], attrs: dict) -> list[Type]:
     """Like a store, whose every element updates atomically (combined with what it finds by the
     arith op of the kind's name; `xchg` replaces it); the result holds the value each element saw
-    before its update (the interpreter takes the elements in order)."""
+    before its update (the interpreter takes the elements in order). `cas` takes no mask but the
+    value to compare with: (buffer, offsets, value, compare) replaces what equals `compare`."""
     kind = attrs["kind"]
     if kind not in ATOMIC_KINDS:
         raise TypeRuleError(f"unknown atomic kind {kind!r}; kinds: {', '.join(ATOMIC_KINDS)}")
-    store(types, attrs)
+    if kind == "cas":
+        if len(types) != 4 or types[3] != types[2]:
+            raise TypeRuleError("atomic cas takes (buffer, offsets, value, compare), the two alike")
+        if types[2].dtype not in ("i16", "i32", "i64", "u16", "u32", "u64"):
+            raise TypeRuleError(
+                f"atomic cas takes 16-, 32- or 64-bit integers, got {types[2]}; pass the tensor "
+                "as integers of its width (x.view(torch.int32)) and compare the bits"
+            )
+    store(types[:3] if kind == "cas" else types, attrs)
     if kind in BITWISE_ATOMICS and not is_integer(types[2].dtype):
         raise TypeRuleError(
             f"atomic {kind} takes integers, got {types[2]}; pass the tensor as integers of its "

@@ -188,7 +188,7 @@ def _defs() -> list[OpDef]:
             attrs=("kind",),
             optional_attrs=("scope",),
             effect="write",
-            description="atomic read-modify-write (add, max, min, and, or, xor, xchg) per element",
+            description="atomic update per element: add, max, min, and, or, xor, xchg, cas",
         ),
         OpDef(
             "scf.for",

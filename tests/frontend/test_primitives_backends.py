@@ -15,6 +15,7 @@ import compiler.dsl.language as ntl
 from compiler.backends import TARGETS
 from compiler.dsl import Tensor
 from compiler.dsl.language import libdevice
+from compiler.errors import CompileError
 
 ROWS, COLS = 37, 16  # rows ragged against the block of 4; a row is one whole tile
 
@@ -384,6 +385,46 @@ def test_bitwise_and_exchange_atomics(backend):
     assert sorted([*chain.tolist(), words[3].item()]) == [-5, *range(150)]
 
 
+def claims(x, slots, olds):
+    bins = ntl.cast(x * 4.0, ntl.int32)
+    olds = ntl.atomic_cas(slots.source.data_ptr() + bins, -1, x.offsets(0))  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_compare_and_swap_claims_each_slot_once(backend):
+    """Every element tries to claim its bin's slot (free: -1) with its offset: one per bin wins
+    and sees -1, the others see the winner, and the slot holds it."""
+
+    def arrangement(x, slots, olds):
+        return x.tile((64,)), slots.tile((-1,)), olds.tile((64,))
+
+    tensors = (Tensor(1), Tensor(1, dtype=ntl.int32), Tensor(1, dtype=ntl.int32))
+    kernel = ninetoothed.make(arrangement, claims, tensors, backend=backend)
+    x = torch.rand(256) * 1.99  # a whole number of blocks: Triton's atomic_cas takes no mask
+    slots, olds = (
+        torch.full((10,), -1, dtype=torch.int32),
+        torch.full((256,), -7, dtype=torch.int32),
+    )
+    kernel(x, slots, olds)
+    bins = (x * 4).int()
+    winners = olds == -1
+    assert torch.equal(torch.sort(bins[winners]).values, torch.unique(bins))
+    assert torch.equal(slots[bins[winners]], torch.arange(256, dtype=torch.int32)[winners])
+    assert torch.equal(olds[~winners], slots[bins[~winners]])
+    assert torch.equal(bins[slots[bins]], bins) and (slots[8:] == -1).all()
+
+
+def compare_and_swap_floats(x, y):
+    y = ntl.atomic_cas(x.source.data_ptr() + x.offsets(0), 0.0, 1.0)  # noqa: F841
+
+
+def test_compare_and_swap_of_floats_is_refused_with_the_fix():
+    arrangement = lambda x, y: (x.tile((64,)), y.tile((64,)))  # noqa: E731
+    kernel = ninetoothed.make(arrangement, compare_and_swap_floats, (Tensor(1), Tensor(1)))
+    with pytest.raises(CompileError, match=r"atomic cas takes 16-, 32- or 64-bit integers.*view"):
+        kernel(torch.zeros(64), torch.zeros(64))
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
 def test_atomics_on_the_gpu_forms():
     """CUDA C++ updates by compare-and-swap (PTX `atom...cas`), TileLang with its own atomics;
@@ -433,4 +474,31 @@ def test_bitwise_and_exchange_atomics_on_the_gpu_forms():
     cuda = lowered("cuda")
     assert compile_ptx(cuda.source, cuda.kernel_name).count(".cas.") >= 5
     with pytest.raises(EmitError, match=r"mem.atomic.*atomic or, which TileLang's CUDA form lacks"):
+        lowered("tilelang")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")
+def test_compare_and_swap_on_the_gpu_forms():
+    """CUDA C++ spells it as the hardware's compare-and-swap; TileLang's CUDA form has none giving
+    the old value, and says so."""
+    from compiler.backends.emitter import EmitError
+    from compiler.runtime.cuda_build import compile_ptx
+
+    def arrangement(x, slots, olds):
+        return x.tile((64,)), slots.tile((-1,)), olds.tile((64,))
+
+    tensors = (Tensor(1), Tensor(1, dtype=ntl.int32), Tensor(1, dtype=ntl.int32))
+    args = (
+        torch.rand(256),
+        torch.zeros(10, dtype=torch.int32),
+        torch.zeros(256, dtype=torch.int32),
+    )
+
+    def lowered(backend):
+        handle = ninetoothed.make(arrangement, claims, tensors, backend=backend, device="cuda")
+        return handle.compile(*args)
+
+    cuda = lowered("cuda")
+    assert "atom.global.cas.b32" in compile_ptx(cuda.source, cuda.kernel_name)
+    with pytest.raises(EmitError, match=r"atomic cas, which TileLang's CUDA form lacks"):
         lowered("tilelang")

@@ -235,6 +235,16 @@ kernel @k(%h: buffer<i32>, %i: index, %v: i32) {
   %0 = mem.atomic(%h, %i, %v) {kind = "swap"} : i32
 }
 // -----
+// expected-error: atomic cas takes 16-, 32- or 64-bit integers, got f32
+kernel @k(%h: buffer<f32>, %i: index, %v: f32) {
+  %0 = mem.atomic(%h, %i, %v, %v) {kind = "cas"} : f32
+}
+// -----
+// expected-error: atomic cas takes (buffer, offsets, value, compare), the two alike
+kernel @k(%h: buffer<i32>, %i: index, %v: i32) {
+  %0 = mem.atomic(%h, %i, %v) {kind = "cas"} : i32
+}
+// -----
 // expected-error: arrays of [256, 256, 512] elements do not hold [32, 16] x [16, 16]
 kernel @k() {
   %0 = mem.alloc() {dtype = "f16", size = 256} : array<f16[256]>

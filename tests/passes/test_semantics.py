@@ -249,3 +249,21 @@ kernel @tickets(%counter: buffer<i32>, %out: buffer<i32>) {
     args = {"counter": np.zeros(1, np.int32), "out": np.full(4, -1, np.int32)}
     interpret(parse_kernel(text), args, None, 1)
     assert args["counter"][0] == 4 and list(args["out"]) == [0, 1, 2, 3]
+
+
+def test_compare_and_swap_replaces_only_what_equals_the_compared_value(interpret):
+    """Four elements try to swap 7 for their own value at one address: the first finds 7 and
+    swaps, the others find its value and leave it."""
+    text = """\
+kernel @claim(%slot: buffer<i32>, %out: buffer<i32>) {
+  %i = tile.arange() {size = 4} : tile<index[4]>
+  %zero = arith.constant() {value = 0} : tile<index[4]>
+  %mine = arith.cast(%i) : tile<i32[4]>
+  %free = arith.constant() {value = 7} : tile<i32[4]>
+  %old = mem.atomic(%slot, %zero, %mine, %free) {kind = "cas"} : tile<i32[4]>
+  mem.store(%out, %i, %old)
+}
+"""
+    args = {"slot": np.full(1, 7, np.int32), "out": np.full(4, -1, np.int32)}
+    interpret(parse_kernel(text), args, None, 1)
+    assert args["slot"][0] == 0 and list(args["out"]) == [7, 0, 0, 0]

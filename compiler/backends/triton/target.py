@@ -69,7 +69,11 @@ SPELLING = {
     "index.program_id": "tl.program_id({axis})",
     "mem.load": lambda op: _masked("tl.load", op, values=0),
     "mem.store": lambda op: _masked("tl.store", op, values=1),
-    "mem.atomic": lambda op: _masked(f"tl.atomic_{op.attrs['kind']}", op, values=1),
+    "mem.atomic": lambda op: (
+        _masked(f"tl.atomic_{op.attrs['kind']}", op, values=1)
+        if op.attrs["kind"] != "cas"
+        else "tl.atomic_cas({0} + {1}, {3}, {2})".format(*op.args)
+    ),
     "mem.barrier": "tl.debug_barrier()",
 }
 

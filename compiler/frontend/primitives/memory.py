@@ -1,5 +1,5 @@
-"""`ntl.load`, `ntl.store` and the atomics, through pointers (`compiler/frontend/pointers.py`):
-each one `mem.*` op on the pointer's buffer."""
+"""`ntl.load`, `ntl.store` and the atomics (compare-and-swap too), through pointers
+(`compiler/frontend/pointers.py`): each one `mem.*` op on the pointer's buffer."""
 
 from __future__ import annotations
 
@@ -55,6 +55,16 @@ def _atomic(kind: str) -> Callable:
     return atomic
 
 
+def atomic_cas(arith: Arith, pointer, cmp, val, sem=None, scope=None) -> Value:
+    """Where an element equals `cmp`, `val` replaces it; the old elements come back (Triton's
+    `atomic_cas`, which takes no mask)."""
+    pointer = _pointer("atomic_cas", pointer)
+    value, compare = (arith.cast(arith.as_value(v), pointer.param.dtype) for v in (val, cmp))
+    offsets, (value, compare) = pointer.address(arith, value, compare)
+    operands = [pointer.param.buffer, offsets, value, compare]
+    return arith.b.create("mem.atomic", operands, {"kind": "cas"}).result
+
+
 def debug_barrier(arith: Arith) -> None:
     """The program's threads wait for each other, its memory accesses before it visible after."""
     arith.b.create("mem.barrier", [])
@@ -64,5 +74,6 @@ PRIMITIVES: dict[str, Callable] = {
     "load": load,
     "store": store,
     "debug_barrier": debug_barrier,
-    **{f"atomic_{kind}": _atomic(kind) for kind in ATOMIC_KINDS},
+    **{f"atomic_{kind}": _atomic(kind) for kind in ATOMIC_KINDS if kind != "cas"},
+    "atomic_cas": atomic_cas,
 }

@@ -124,8 +124,9 @@ def _races(earlier: Operation, later: Operation) -> bool:
 
 
 def _commute(a: Operation, b: Operation) -> bool:
-    """Atomics of one kind commute (an add and a max, or two exchanges, do not)."""
-    return a.attrs["kind"] == b.attrs["kind"] != "xchg"
+    """Atomics of one kind commute (an add and a max, two exchanges or two compare-and-swaps do
+    not)."""
+    return a.attrs["kind"] == b.attrs["kind"] not in ("xchg", "cas")
 
 
 def _comes_from(value: Value, load: Operation) -> bool:

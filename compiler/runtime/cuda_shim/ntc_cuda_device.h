@@ -151,6 +151,17 @@ NTC_ATOMIC(xor, ntc_xor)
 NTC_ATOMIC(xchg, ntc_xchg)
 #undef NTC_ATOMIC
 
+// mem.atomic kind cas (16-, 32- and 64-bit integers): the hardware's compare-and-swap itself.
+template <typename T>
+__device__ __forceinline__ T ntc_atomic_cas(T* at, T value, T compare) {
+  using Word = typename std::conditional<
+      sizeof(T) == 2, unsigned short,
+      typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type>::type;
+  Word seen = atomicCAS(reinterpret_cast<Word*>(at), ntc_bitcast<Word>(compare),
+                        ntc_bitcast<Word>(value));
+  return ntc_bitcast<T>(seen);
+}
+
 // mem.reduce: to[o * Inner + i] = the combination of from[(o * Length + l) * Inner + i] over l, for
 // the [Outer, Length, Inner] array `from` in shared memory, by every thread of the block together.
 // A group of G lanes of one warp reduces each result (G: the largest power of two that is at most

@@ -98,6 +98,12 @@ NTC_ATOMIC(or, old | value)
 NTC_ATOMIC(xor, old ^ value)
 NTC_ATOMIC(xchg, value)
 #undef NTC_ATOMIC
+template <typename T>
+static inline T ntc_atomic_cas(T* at, T value, T compare) {
+  T old = *at;
+  if (old == compare) *at = value;
+  return old;
+}
 
 // CUDA's math library has these for float and double; the C++ library does not.
 static inline float rsqrt(float x) { return 1.0f / sqrt(x); }

@@ -180,10 +180,10 @@ class TileLowering(ControlFlow, Dots, Reductions, BoxCopies):
 
     def atomic(self, b: Builder, op: Operation) -> None:
         """Element by element, like a store; the old values are held like a load's."""
-        buffer, offsets, value, *mask = op.operands
+        buffer, *elementwise = op.operands  # offsets, value, and a mask or what cas compares with
 
         def element(inner: Builder, index: tuple) -> Value:
-            parts = [self.elements.at(inner, v, index) for v in (offsets, value, *mask)]
+            parts = [self.elements.at(inner, v, index) for v in elementwise]
             return inner.create("mem.atomic", [self.scalars[buffer], *parts], dict(op.attrs)).result
 
         self.fill(b, op.result, element)
