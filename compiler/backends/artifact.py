@@ -41,6 +41,9 @@ class Artifact:
     # (tensor, expression) for each tensor the kernel writes: its number of outermost tiles, one
     # per program (compiler/runtime/coverage.py checks each launch has as many programs).
     written_tiles: tuple[tuple[str, str], ...] = ()
+    # (tensor, expression) for each dimension its arrangement squeezes whose size the launch
+    # decides: it must be 1 (compiler/runtime/unit_dims.py checks each launch).
+    unit_dims: tuple[tuple[str, str], ...] = ()
     # Meta symbols the caller gave values for: a launch may change the others' values.
     schedule_given: tuple[str, ...] = ()
     # What the pass pipeline was given besides the IR: the caller's options and the index width of
@@ -89,6 +92,7 @@ def build_artifact(
         constexpr_params=tuple(kernel.attrs.get("constexpr_params") or ()),
         index_bits=target.capability("index_bits", 64),
         written_tiles=_written_tiles(kernel),
+        unit_dims=tuple((n, e) for n, e in kernel.attrs.get("unit_dims") or ()),
         schedule_given=tuple(kernel.attrs.get("schedule_given") or ()),
         lowering=dict(lowering or {}),
     )

@@ -15,6 +15,7 @@ from compiler.frontend.arith import Arith
 from compiler.frontend.context import KernelContext
 from compiler.frontend.index_domain import IndexDomain
 from compiler.frontend.primitives.grid import Grid
+from compiler.frontend.squeezes import unit_dims
 from compiler.frontend.statements import FunctionLowerer
 from compiler.frontend.symbols import bind, python_expr
 from compiler.ir.builder import Builder
@@ -97,6 +98,9 @@ def build_kernel(
     ]
     if symbolic:
         kernel.attrs["constexpr_params"] = symbolic
+    squeezed = unit_dims(names, arranged, constexprs, sizes)
+    if squeezed:  # checked at each launch: compiler/runtime/unit_dims.py
+        kernel.attrs["unit_dims"] = squeezed
     metas = meta_symbols(arranged)
     kernel.attrs["meta"] = [[s.name, s.lower_bound, s.upper_bound] for s in metas]
     return kernel

@@ -26,6 +26,7 @@ from compiler.runtime.coverage import covering
 from compiler.runtime.index_width import fitting
 from compiler.runtime.overlap import warn_overlaps
 from compiler.runtime.specialization import specialized
+from compiler.runtime.unit_dims import check_unit_dims
 
 IR_TO_TORCH = {ir: torch_dtype for torch_dtype, ir in TORCH_DTYPES.items()}
 
@@ -41,6 +42,7 @@ class LaunchPlan:
         """Plan `artifact` for calls like `bindings` (argument name -> tensor or number); raises
         LaunchError where they do not fit it."""
         launcher = _launcher(artifact.backend)
+        check_unit_dims(artifact, bindings)
         self.artifact = specialized(fitting(covering(artifact, bindings), bindings), bindings)
         artifact = self.artifact
         _check_constexpr_sizes(artifact, bindings)

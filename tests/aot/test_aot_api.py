@@ -345,3 +345,31 @@ def test_a_half_scalar_is_passed_as_its_declared_type(backend, tmp_path):
     kernel(input, 0.3, output)
     factor = torch.tensor(0.3, dtype=torch.float16)
     torch.testing.assert_close(output, input * factor.float(), rtol=1e-3, atol=1e-3)
+
+
+def test_a_squeezed_dimension_of_more_than_one_element_is_refused(tmp_path):
+    """As the Python launch refuses it (tests/frontend/test_squeezes.py)."""
+    nt = ninetoothed_for("cuda")
+
+    def row_blocks(input, output):
+        arranged = [t.tile((8, 16)).tile((1, -1)).squeeze(0) for t in (input, output)]
+        for tiles in arranged:
+            tiles.dtype = tiles.dtype.squeeze(0)
+        return tuple(arranged)
+
+    tensors = (nt.Tensor(2, dtype=nt.float32), nt.Tensor(2, dtype=nt.float32))
+    handle = nt.make(row_blocks, copy_rows, tensors)
+    handle.kernel_name = "squeezed"
+    aot.write(handle, "cpu", tmp_path)
+    kernel = aot.load(tmp_path, "squeezed")
+    x = torch.randn(8, 40)
+    output = nan(8, 40)
+    kernel(x, output)
+    torch.testing.assert_close(output, x)
+    with pytest.raises(LaunchError, match="input's arrangement squeezes a dimension that has 3 el"):
+        kernel(torch.randn(19, 40), nan(19, 40))
+
+
+def copy_rows(input, output):
+    for j in range(input.shape[0]):
+        output[j] = input[j]

@@ -23,6 +23,7 @@ from pathlib import Path
 from compiler.backends.artifact import Artifact
 from compiler.backends.c_names import C_RESERVED
 from compiler.errors import CompileError
+from compiler.frontend.squeezes import FIX
 
 # A launch's result when a check refused it, and when no CUDA driver could be opened (CUDA's own
 # error codes are positive).
@@ -91,6 +92,7 @@ def launch_function(artifact: Artifact, parameters: list[Parameter], call: str) 
     body += _declared_size_checks(artifact, parameters)
     body += _width_checks(artifact, parameters)
     body += _coverage_checks(artifact, locals_)
+    body += _unit_dim_checks(artifact, locals_)
     body.append(
         _refuse(
             "ntc_grid > INT64_C(2147483647)",
@@ -271,6 +273,18 @@ def _coverage_checks(artifact: Artifact, locals_: dict[str, str]) -> list[str]:
                 "arrange the tensors so the first one has as many tiles",
                 f"(long long){tiles}, (long long)ntc_grid",
             )
+        )
+    return lines
+
+
+def _unit_dim_checks(artifact: Artifact, locals_: dict[str, str]) -> list[str]:
+    """Each dimension an arrangement squeezes has one element (compiler/runtime/unit_dims.py)."""
+    lines = []
+    for tensor, expression in artifact.unit_dims:
+        size = _c_expression(expression, artifact, locals_)
+        message = f"@{artifact.kernel_name}: {tensor}'s arrangement squeezes a dimension that has "
+        lines.append(
+            _refuse(f"{size} != 1", f"{message}%lld elements; {FIX}", f"(long long){size}")
         )
     return lines
 
