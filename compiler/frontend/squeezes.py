@@ -3,8 +3,9 @@
 `squeeze` removes size-1 dimensions. One whose size is a symbol (`x.tile((8, 16)).tile((1, -1))
 .squeeze(0)` squeezes the ceil(rows / 8) row tiles) is known only at launch, and where it is more
 than 1 the kernel would read and write at index 0 alone: part of the tensor left out, a wrong
-answer with no error (NineToothed gives one). A size known here that is not 1 is refused here;
-a symbolic one is recorded (`unit_dims`) and checked at each launch (compiler/runtime/unit_dims.py).
+answer with no error (NineToothed gives one); one of no elements leaves nothing out (an empty
+input). A size past 1 known here is refused here; a symbolic one is recorded (`unit_dims`) and
+checked at each launch (compiler/runtime/unit_dims.py).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def unit_dims(
         for size in _squeezed_sizes(tensor):
             bound = bind(size, constexprs)
             if isinstance(bound, int):
-                if bound != 1:
+                if bound > 1:  # none: nothing is left out
                     raise CompileError(
                         f"{name}'s arrangement squeezes a dimension of {bound} elements; {FIX}"
                     )

@@ -1,6 +1,6 @@
-"""Each dimension an arrangement squeezes has one element at this launch (the sizes the front end
-could not decide: compiler/frontend/squeezes.py); a larger one would be read at its first index
-alone, so the launch is refused, naming the tensor, the size and the fix."""
+"""Each dimension an arrangement squeezes has at most one element at this launch (the sizes the
+front end could not decide: compiler/frontend/squeezes.py); a larger one would be read at its
+first index alone, so the launch is refused, naming the tensor, the size and the fix."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def check_unit_dims(artifact: Artifact, bindings: Mapping[str, object]) -> None:
             size = evaluate_grid(expression, env)
         except GridError:
             return  # an argument is missing or wrong: the launcher's checks say which
-        if size != 1:
+        if size > 1:  # none: nothing is left out
             raise LaunchError(
                 f"@{artifact.kernel_name}: {tensor}'s arrangement squeezes a dimension that has "
                 f"{size} elements for these arguments ({expression}); {FIX}"

@@ -1,6 +1,7 @@
 """A squeezed dimension has one element: where the arrangement squeezes one whose size the launch
 decides (the row tiles of `x.tile((8, 16)).tile((1, -1)).squeeze(0)`), a launch where it has more
 is refused, as a size known at compile time is; NineToothed reads its first index alone there.
+One of no elements (an empty input) leaves nothing out.
 On every backend, against torch, outputs poisoned first."""
 
 import pytest
@@ -35,6 +36,8 @@ def test_a_squeezed_dimension_of_more_than_one_element_is_refused_at_launch(back
     out = torch.full_like(x, float("nan"))
     kernel(x, out)
     torch.testing.assert_close(out, x * 2)
+    empty = torch.empty(0, 53)  # none: nothing is left out
+    kernel(empty, torch.empty_like(empty))
     x = torch.randn(19, 53)  # three: the second and third would be left out
     with pytest.raises(LaunchError, match=r"x's arrangement squeezes a dimension that has 3 elem"):
         kernel(x, torch.empty_like(x))
