@@ -12,10 +12,11 @@ tile whose element costs a math function and is read more than once is held, eac
 computed once (`read_again.py`: a row's scale spread across its row, a numerator both summed and
 divided), if it has at most the target's `held_elements` (no bound by default).
 
-A reduction along more than one element whose dtype the target's `array_reduce` capability
-(`{"dtypes": [...], "max_elements": n}`) names becomes one block-wide `mem.reduce` of its source's
-array, viewed [outer, length, inner], where the source is held in an array or has at most n
-elements to fill one with.
+A sum of a narrow float (f16, bf16) is taken in f32 and rounded once (`narrow_sums.py`: added one
+after another, each addition would round). A reduction along more than one element whose dtype the
+target's `array_reduce` capability (`{"dtypes": [...], "max_elements": n}`) names becomes one
+block-wide `mem.reduce` of its source's array, viewed [outer, length, inner], where the source is
+held in an array or has at most n elements to fill one with.
 A dot the target's `array_dot` capability takes (a block-wide routine, such as tensor cores:
 `array_dot.py`) becomes one `mem.dot` over its operands' arrays instead of a loop per element.
 Where a loop only ever adds such a dot to a tile it carries (`acc += dot(a, b)`), the `mem.dot`
@@ -50,6 +51,7 @@ from dataclasses import dataclass
 from compiler.ir import Kernel, TileType
 from compiler.passes.base import Pass, PassContext, PassError
 from compiler.passes.hardware_dependent.lower_tiles_to_loops.lowering import TileLowering
+from compiler.passes.hardware_dependent.lower_tiles_to_loops.narrow_sums import widen_narrow_sums
 from compiler.passes.hardware_dependent.lower_tiles_to_loops.reductions import COMBINE
 from compiler.passes.registry import register
 
@@ -86,6 +88,7 @@ class LowerTilesToLoops(Pass):
         # program, so each thread may keep its own copy.
         cell_scope = target.memory_scopes.get("scalar", scope)
         changed = _has_tiles_or_cells(kernel)
+        widen_narrow_sums(kernel)  # a tile op on tiles: changed already
         TileLowering(self.name, kernel, target, scope, cell_scope).run()
         return changed
 
