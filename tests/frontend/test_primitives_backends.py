@@ -385,9 +385,16 @@ def test_bitwise_and_exchange_atomics(backend):
     assert sorted([*chain.tolist(), words[3].item()]) == [-5, *range(150)]
 
 
+def claiming(x, slots, olds):
+    return x.tile((64,)), slots.tile((-1,)), olds.tile((64,))
+
+
 def claims(x, slots, olds):
     bins = ntl.cast(x * 4.0, ntl.int32)
     olds = ntl.atomic_cas(slots.source.data_ptr() + bins, -1, x.offsets(0))  # noqa: F841
+
+
+CLAIMS = (Tensor(1), Tensor(1, dtype=ntl.int32), Tensor(1, dtype=ntl.int32))
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
@@ -395,11 +402,7 @@ def test_compare_and_swap_claims_each_slot_once(backend):
     """Every element tries to claim its bin's slot (free: -1) with its offset: one per bin wins
     and sees -1, the others see the winner, and the slot holds it."""
 
-    def arrangement(x, slots, olds):
-        return x.tile((64,)), slots.tile((-1,)), olds.tile((64,))
-
-    tensors = (Tensor(1), Tensor(1, dtype=ntl.int32), Tensor(1, dtype=ntl.int32))
-    kernel = ninetoothed.make(arrangement, claims, tensors, backend=backend)
+    kernel = ninetoothed.make(claiming, claims, CLAIMS, backend=backend)
     x = torch.rand(256) * 1.99  # a whole number of blocks: Triton's atomic_cas takes no mask
     slots, olds = (
         torch.full((10,), -1, dtype=torch.int32),
@@ -484,21 +487,12 @@ def test_compare_and_swap_on_the_gpu_forms():
     from compiler.backends.emitter import EmitError
     from compiler.runtime.cuda_build import compile_ptx
 
-    def arrangement(x, slots, olds):
-        return x.tile((64,)), slots.tile((-1,)), olds.tile((64,))
-
-    tensors = (Tensor(1), Tensor(1, dtype=ntl.int32), Tensor(1, dtype=ntl.int32))
-    args = (
-        torch.rand(256),
-        torch.zeros(10, dtype=torch.int32),
-        torch.zeros(256, dtype=torch.int32),
-    )
-
-    def lowered(backend):
-        handle = ninetoothed.make(arrangement, claims, tensors, backend=backend, device="cuda")
-        return handle.compile(*args)
-
-    cuda = lowered("cuda")
+    args = (torch.rand(256), *(torch.zeros(n, dtype=torch.int32) for n in (10, 256)))
+    handles = {
+        backend: ninetoothed.make(claiming, claims, CLAIMS, backend=backend, device="cuda")
+        for backend in ("cuda", "tilelang")
+    }
+    cuda = handles["cuda"].compile(*args)
     assert "atom.global.cas.b32" in compile_ptx(cuda.source, cuda.kernel_name)
     with pytest.raises(EmitError, match=r"atomic cas, which TileLang's CUDA form lacks"):
-        lowered("tilelang")
+        handles["tilelang"].compile(*args)
