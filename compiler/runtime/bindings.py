@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import torch
 
 from compiler.backends.artifact import Artifact
-from compiler.runtime.grid import evaluate_grid
+from compiler.runtime.grid import evaluate_grid, integer_bindings
 
 
 class LaunchError(ValueError):
@@ -58,7 +58,7 @@ def check_bindings(artifact: Artifact, bindings: Mapping[str, object], device: s
 
 def grid_size(artifact: Artifact, bindings: Mapping[str, object]) -> int:
     """The number of programs for these bindings (meta values come from the schedule)."""
-    numbers = {k: v for k, v in bindings.items() if isinstance(v, int) and not isinstance(v, bool)}
+    numbers = integer_bindings(bindings)
     return evaluate_grid(artifact.grid, {**artifact.schedule, **numbers})
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from compiler.backends.artifact import Artifact
 from compiler.ir import parse_kernel
 from compiler.runtime.bindings import LaunchError
-from compiler.runtime.grid import GridError, evaluate_grid
+from compiler.runtime.grid import GridError, evaluate_grid, integer_bindings
 from compiler.runtime.relower import relowered
 
 # Raising block sizes stops here: a tile dim past this is no longer a schedule, the arrangement
@@ -30,7 +30,7 @@ MOST_DOUBLINGS = 10
 def covering(artifact: Artifact, bindings: Mapping[str, object]) -> Artifact:
     """`artifact` where its programs cover every tensor it writes, else the kernel lowered with a
     schedule that does."""
-    numbers = {k: v for k, v in bindings.items() if isinstance(v, int) and not isinstance(v, bool)}
+    numbers = integer_bindings(bindings)
     try:
         short = _uncovered(artifact, artifact.schedule, numbers)
     except GridError:

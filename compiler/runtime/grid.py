@@ -19,6 +19,11 @@ class GridError(ValueError):
     pass
 
 
+def integer_bindings(bindings: Mapping[str, object]) -> dict[str, int]:
+    """The bindings a grid expression may read: the ints (a bool is a flag, not a size)."""
+    return {k: v for k, v in bindings.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
 def evaluate_grid(expression: str, env: Mapping[str, int]) -> int:
     """The number of programs: `expression` evaluated over `env` (argument and meta values)."""
     try:

@@ -9,12 +9,11 @@ from collections.abc import Mapping
 from compiler.backends.artifact import Artifact
 from compiler.frontend.squeezes import FIX
 from compiler.runtime.bindings import LaunchError
-from compiler.runtime.grid import GridError, evaluate_grid
+from compiler.runtime.grid import GridError, evaluate_grid, integer_bindings
 
 
 def check_unit_dims(artifact: Artifact, bindings: Mapping[str, object]) -> None:
-    numbers = {k: v for k, v in bindings.items() if isinstance(v, int) and not isinstance(v, bool)}
-    env = {**numbers, **artifact.schedule}
+    env = {**integer_bindings(bindings), **artifact.schedule}
     for tensor, expression in artifact.unit_dims:
         try:
             size = evaluate_grid(expression, env)

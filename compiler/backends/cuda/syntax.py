@@ -14,7 +14,7 @@ from compiler.ir.memory_rules import ATOMIC_KINDS
 # its spellings use (a parameter named `exp` would hide the function).
 _RESERVED = C_RESERVED | C_LIBRARY
 _RESERVED |= {"ntc_launch", "ntc_error", "ntc_call", "ntc_run_grid", "ntc_bitcast"}
-_RESERVED |= {f"ntc_atomic_{kind}" for kind in ATOMIC_KINDS}
+_RESERVED |= {f"ntc_atomic_{kind}" for kind in ATOMIC_KINDS} | {"ntc_atomic_word"}
 
 
 def c_literal(value: object) -> str:

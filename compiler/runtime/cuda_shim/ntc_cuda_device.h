@@ -75,14 +75,18 @@ __device__ __forceinline__ To ntc_bitcast(From value) {
   return result;
 }
 
+// The unsigned word atomicCAS takes for a 2-, 4- or 8-byte type.
+template <typename T>
+using ntc_atomic_word = typename std::conditional<
+    sizeof(T) == 2, unsigned short,
+    typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type>::type;
+
 // mem.atomic for any 2-, 4- or 8-byte type: compare-and-swap on its bits until no other thread
 // changed them in between (CUDA's own atomicAdd has no int64 and atomicMax no float form).
 template <typename T, typename Combine>
 __device__ __forceinline__ T ntc_atomic_update(T* at, T value, Combine combine) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "2-, 4- or 8-byte atomics");
-  using Word = typename std::conditional<
-      sizeof(T) == 2, unsigned short,
-      typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type>::type;
+  using Word = ntc_atomic_word<T>;
   Word* word = reinterpret_cast<Word*>(at);
   Word seen = *word, expected;
   do {
@@ -154,9 +158,7 @@ NTC_ATOMIC(xchg, ntc_xchg)
 // mem.atomic kind cas (16-, 32- and 64-bit integers): the hardware's compare-and-swap itself.
 template <typename T>
 __device__ __forceinline__ T ntc_atomic_cas(T* at, T value, T compare) {
-  using Word = typename std::conditional<
-      sizeof(T) == 2, unsigned short,
-      typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type>::type;
+  using Word = ntc_atomic_word<T>;
   Word seen = atomicCAS(reinterpret_cast<Word*>(at), ntc_bitcast<Word>(compare),
                         ntc_bitcast<Word>(value));
   return ntc_bitcast<T>(seen);
