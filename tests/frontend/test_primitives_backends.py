@@ -218,6 +218,26 @@ def test_along_axis(application, backend):
     torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-4)
 
 
+def nan_arg_extremes(x, y, out):
+    value, index = ntl.max(x, 1, return_indices=True)
+    out = index * 100 + ntl.argmin(x, axis=1) + ntl.where(value == value, 0.0, 0.5)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_arg_extremes_pass_nan_over(backend):
+    """As the reductions (and NineToothed's answer, numpy's nanargmax in Triton's interpreter):
+    the index of the extreme of the numbers; a row of NaN only has a NaN extreme, at index 0."""
+    x, y = inputs(seed=13)
+    x[::2, 3] = math.nan
+    x[::3, :] = -100.0  # rows of ties: the first index
+    x[1::3, 0] = math.nan
+    x[5] = math.nan
+    expected = torch.where(x.isnan(), -math.inf, x).argmax(1) * 100.0
+    expected += torch.where(x.isnan(), math.inf, x).argmin(1) + x.isnan().all(1) * 0.5
+    out = _run(nan_arg_extremes, backend, x, y, torch.full((ROWS,), math.nan))
+    torch.testing.assert_close(out, expected.float(), rtol=0, atol=0)
+
+
 def dot_keywords(x, y, out):
     acc = ntl.full((4, 4), 1.0, dtype=ntl.float32)
     product = ntl.dot(x, ntl.trans(y), acc=acc, input_precision="ieee", out_dtype=ntl.float32)

@@ -68,8 +68,10 @@ def _extreme(op_name: str, pick: str) -> Callable:
 
 
 def _arg_extreme(arith: Arith, op_name: str, input: object, axis, keep_dims: bool) -> Value:
-    """The first index along `axis` holding the extreme; where the axis holds a NaN, the first
-    NaN's (as in torch: the reduction itself passes NaN over)."""
+    """The first index along `axis` holding the extreme the reduction gives, which passes NaN
+    over (IEEE maxNum, as Triton's): NineToothed's answer (Triton's interpreter takes numpy's
+    nanargmax), and the index of `max(..., return_indices=True)`'s own value. Only where every
+    element is NaN is the extreme NaN, and the first index its."""
     x = arith.as_value(input)
     if axis is None:
         x = arith.b.value("tile.reshape", x, shape=[_count(x)])
@@ -80,10 +82,7 @@ def _arg_extreme(arith: Arith, op_name: str, input: object, axis, keep_dims: boo
     )
     hit = arith.compare("eq", x, extreme)
     if is_float(x.type.dtype):
-        nan = arith.b.value("math.isnan", x)
-        seen = _reduce(arith, "reduce.max", arith.cast(nan, "i8"), axis, True)
-        any_nan = arith.b.value("tile.broadcast", seen, shape=list(x.type.shape))
-        hit = arith.where(arith.compare("ne", any_nan, 0), nan, hit)
+        hit = arith.binary("arith.or", hit, arith.b.value("math.isnan", extreme))
     size = x.type.shape[axis]
     index = _along(arith, size, axis, x.type.shape)
     candidates = arith.where(
