@@ -45,27 +45,36 @@ _PYTHON_BINARY = {
 
 
 def python_dtype(value: Scalar) -> str:
-    """Triton's types for Python literals: bool i1, float f32, an int i32 if it fits, else i64
-    (u64 past i64)."""
+    """Triton's types for Python literals: bool i1, float f32, an int the first of i32, u32, i64
+    and u64 that holds it."""
     if isinstance(value, bool):
         return "i1"
     if isinstance(value, float):
         return "f32"
     if -(2**31) <= value < 2**31:
         return "i32"
+    if 0 <= value < 2**32:
+        return "u32"
     return "i64" if -(2**63) <= value < 2**63 else "u64"
 
 
 def _fits(value: Scalar, dtype: str) -> bool:
-    """Whether a Python number can take `dtype` (else it keeps its own type and promotion decides,
-    as Triton types `x & 0xFFFFFFFF` on an i32 `x` as i64)."""
+    """Whether a Python number can take `dtype` (else, beside a float, it keeps its own type and
+    promotion decides; beside an integer Triton refuses it: `_out_of_range`)."""
     if dtype == "i1":  # an int with bools computes in i32, as Triton's (`mask + 5` is 6 or 5)
         return isinstance(value, bool)
-    if isinstance(value, float) or dtype not in BIT_WIDTHS:
-        return True
+    if isinstance(value, float) or is_float(dtype) or dtype not in BIT_WIDTHS:
+        return True  # a float tile takes any number as its own type, as Triton's
+    low, high = _bounds(dtype)
+    return low <= value <= high
+
+
+def _bounds(dtype: str) -> tuple[int, int]:
+    """The least and the greatest number of an integer `dtype`."""
     bits = BIT_WIDTHS[dtype]
-    low, high = (0, 2**bits) if dtype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1))
-    return low <= value < high
+    if dtype.startswith("u"):
+        return 0, 2**bits - 1
+    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
 
 
 # The float dtypes `promote` turns into f32 for division and remainder, even with themselves.
@@ -85,8 +94,11 @@ class Arith:
         if isinstance(x, Value):
             return x
         if like is not None and (is_float(like.type.dtype) or not isinstance(x, float)):
-            if not (isinstance(x, bool) and like.type.dtype != "i1") and _fits(x, like.type.dtype):
-                return self.constant(x, like.type.dtype)
+            dtype = like.type.dtype
+            if _fits(x, dtype):
+                return self.constant(x, dtype)
+            if is_integer(dtype):
+                raise _out_of_range(x, dtype)
         return self.constant(x)
 
     def cast(self, x: Value, dtype: str) -> Value:
@@ -121,7 +133,6 @@ class Arith:
         if div_or_mod:
             _same_signedness(a, b)
         left, right = self.unify(a, b, div_or_mod=div_or_mod)
-        _no_negative_unsigned(left.type.dtype, a, b)
         if op_name == "arith.div" and (is_integer(left.type.dtype) or left.type.dtype == "i1"):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod
@@ -137,7 +148,6 @@ class Arith:
         if not isinstance(a, Value) and not isinstance(b, Value):
             return COMPARISONS[pred](a, b)
         left, right = self.unify(a, b)
-        _no_negative_unsigned(left.type.dtype, a, b)
         return self.b.value("arith.cmp", left, right, pred=pred)
 
     def where(self, cond: Operand, a: Operand, b: Operand) -> Operand:
@@ -174,14 +184,18 @@ def _same_signedness(a: Operand, b: Operand) -> None:
             )
 
 
-def _no_negative_unsigned(dtype: str, *operands: Operand) -> None:
-    """Triton refuses a negative Python number where the operation computes in an unsigned type
-    (`u32_tile < -1`: it would compare with 2^32 - 1)."""
-    if dtype.startswith("u"):
-        negative = next((x for x in operands if type(x) is int and x < 0), None)
-        if negative is not None:
-            raise CompileError(
-                f"{negative} with {dtype} values: the operation computes in {dtype}, which "
-                "has no negative numbers (Triton refuses it); cast the tile to a signed type "
-                "with .to(...) first"
-            )
+def _out_of_range(value: int, dtype: str) -> CompileError:
+    """A Python int beside an integer tile takes the tile's type (Triton's weak typing), which
+    Triton refuses where the number does not fit: there is no wider type it could compute in."""
+    if value < 0 and dtype.startswith("u"):
+        return CompileError(
+            f"{value} with {dtype} values: a Python number takes the tile's type, which has no "
+            "negative numbers (Triton refuses it); cast the tile to a signed type with "
+            ".to(...) first"
+        )
+    low, high = _bounds(dtype)
+    return CompileError(
+        f"{value} with {dtype} values: a Python number takes the tile's type, whose range is "
+        f"[{low}, {high}] (Triton refuses it); cast the tile to a wider type with .to(...) first, "
+        "e.g. x.to(ntl.int64)"
+    )

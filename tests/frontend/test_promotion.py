@@ -9,6 +9,7 @@ import triton.language as tl
 from triton.language.semantic import TritonSemantic
 
 import compiler.dsl as ninetoothed
+import compiler.dsl.language as ntl
 from compiler.backends import TARGETS
 from compiler.dsl import Tensor
 from compiler.errors import CompileError
@@ -61,6 +62,40 @@ def test_dividing_integers_of_different_signedness_is_refused_as_triton_does(op)
             arith.binary(op, left, right)
 
 
+class _TypesOnly(TritonSemantic):
+    """Triton's rules for a Python number beside a tile, its constant made as its type alone."""
+
+    def scalar_constant(self, value, dtype):
+        return dtype
+
+
+NUMBERS = [0, 1, -1, 127, 128, -129, 255, 256, 32768, -32769, 65536, 2**31, -(2**31) - 1]
+NUMBERS += [2**32 - 1, 2**32, 2**63 - 1, -(2**63), True, 1.5]
+
+
+def test_a_python_number_beside_a_tile_is_typed_or_refused_as_triton_does():
+    """Each tile dtype with each number, on either side: Triton's computation type, or its
+    refusal (`Scalar ... is out of range`, a negative number with an unsigned tile)."""
+    rules = _TypesOnly.__new__(_TypesOnly)
+    for (name, dtype), number in itertools.product(TRITON.items(), NUMBERS):
+        chosen = rules.computation_type_impl(
+            dtype, False, rules.to_tensor_type(number), True, False
+        )
+        try:
+            expected = next(
+                n for n, d in TRITON.items() if d == rules._cast_to_computation_type(number, chosen)
+            )
+        except ValueError:
+            expected = None
+        for operands in ((Value(ScalarType(name)), number), (number, Value(ScalarType(name)))):
+            arith = Arith(Builder(Block()))
+            if expected is None:
+                with pytest.raises(CompileError, match="Triton refuses it"):
+                    arith.binary("arith.add", *operands)
+            else:
+                assert arith.binary("arith.add", *operands).type.dtype == expected, (name, number)
+
+
 def halves(x, y, out):
     out = x / y  # noqa: F841
 
@@ -102,5 +137,32 @@ def below_minus_one(x, y):
 @pytest.mark.parametrize("dtype", [torch.uint32, torch.uint64])
 def test_a_negative_number_where_the_math_is_unsigned_is_refused(dtype):
     kernel = ninetoothed.make(blocks, below_minus_one, (Tensor(1), Tensor(1)), backend="triton")
-    with pytest.raises(CompileError, match=r"-1 with u\d+ values: the operation computes in"):
+    with pytest.raises(CompileError, match=r"-1 with u\d+ values: .* no negative numbers"):
         kernel(torch.arange(4).to(dtype), torch.zeros(4, dtype=torch.bool))
+
+
+def low_word(x, y):
+    y = x & 0xFFFFFFFF  # noqa: F841
+
+
+def scaled(x, y):
+    y = ntl.where(x > 3, x * 300, 0)  # noqa: F841
+
+
+@pytest.mark.parametrize(
+    ("application", "dtype", "message"),
+    [
+        (
+            low_word,
+            torch.int32,
+            r":\d+: 4294967295 with i32 values: .* \[-2147483648, 2147483647\]",
+        ),
+        (scaled, torch.uint8, r":\d+: 300 with u8 values: .* \[0, 255\]"),
+    ],
+)
+def test_a_python_int_past_the_integer_tiles_type_is_refused(application, dtype, message):
+    """As Triton 3.9 (`Scalar ... is out of range`): the number takes the tile's type, and no
+    wider one is chosen for it; the message names the program's line and the cast to write."""
+    kernel = ninetoothed.make(blocks, application, (Tensor(1), Tensor(1)), backend="triton")
+    with pytest.raises(CompileError, match=message + r".*cast the tile to a wider type"):
+        kernel(torch.arange(4).to(dtype), torch.zeros(4, dtype=torch.int64))
