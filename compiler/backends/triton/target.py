@@ -14,6 +14,7 @@ from compiler.backends.emitter import STRUCTURED_OPS
 from compiler.backends.operators import INFIX, MATH, OPERAND_DTYPES, compare, infix
 from compiler.backends.python_syntax import python_syntax
 from compiler.backends.target import OpText, Target
+from compiler.ir.types import BIT_WIDTHS
 
 _INFIX = {
     **INFIX,
@@ -41,6 +42,16 @@ def _dot(op: OpText) -> str:
     return f"tl.dot({op.args[0]}, {op.args[1]}, {keywords})"
 
 
+def _extreme(call: str, op: OpText) -> str:
+    """`tl.max`/`tl.min` compute an operand narrower than 32 bits in i32 or f32; the IR's
+    reduction keeps its dtype (as Triton's `max(..., return_indices=True)` does), so such a
+    result is cast back, exactly."""
+    text = f"{call}({op.args[0]}, axis={op.fields['axis']})"
+    if BIT_WIDTHS.get(op.operand_dtypes[0], 64) >= 32:
+        return text
+    return f"{text}.to({op.fields['result_dtype']})"
+
+
 SPELLING = {
     **infix(_INFIX),
     **{name: f"tl.{name.split('.')[1]}({{0}})" for name in MATH},
@@ -56,8 +67,8 @@ SPELLING = {
     "select.where": "tl.where({0}, {1}, {2})",
     "linalg.dot": _dot,
     "reduce.sum": "tl.sum({0}, axis={axis}, dtype={result_dtype})",
-    "reduce.max": "tl.max({0}, axis={axis})",
-    "reduce.min": "tl.min({0}, axis={axis})",
+    "reduce.max": lambda op: _extreme("tl.max", op),
+    "reduce.min": lambda op: _extreme("tl.min", op),
     "tile.arange": "tl.arange(0, {size})",
     "tile.broadcast": "tl.broadcast_to({0}, {shape})",
     "tile.expand_dims": "tl.expand_dims({0}, {axis})",

@@ -58,13 +58,21 @@ def _extreme(op_name: str, pick: str) -> Callable:
         return_indices_tie_break_left=True,
         keep_dims=False,
     ) -> object:
-        result = _reduce(arith, op_name, input, axis, keep_dims)
-        if not return_indices:
-            return result
-        return result, _arg_extreme(arith, op_name, input, axis, keep_dims)
+        if return_indices:
+            value = _reduce(arith, op_name, input, axis, keep_dims)
+            return value, _arg_extreme(arith, op_name, input, axis, keep_dims)
+        return _reduce(arith, op_name, _widened(arith, arith.as_value(input)), axis, keep_dims)
 
     lower.__name__ = pick
     return lower
+
+
+def _widened(arith: Arith, x: Value) -> Value:
+    """Triton's `max` and `min` (without indices) compute a dtype narrower than 32 bits in f32
+    (floats) or i32 (integers, unsigned and bools included): `max(u8) + 1` is 256 at 255."""
+    if BIT_WIDTHS.get(x.type.dtype, 64) >= 32:
+        return x
+    return arith.cast(x, "f32" if is_float(x.type.dtype) else "i32")
 
 
 def _arg_extreme(arith: Arith, op_name: str, input: object, axis, keep_dims: bool) -> Value:
