@@ -77,6 +77,10 @@ def _bounds(dtype: str) -> tuple[int, int]:
     return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
 
 
+# Triton computes bools as 1-bit integers: their sums and differences wrap (True + True is
+# False), as exclusive or does, and their product is their and.
+_ONE_BIT = {"arith.add": "arith.xor", "arith.sub": "arith.xor", "arith.mul": "arith.and"}
+
 # The float dtypes `promote` turns into f32 for division and remainder, even with themselves.
 _DIVIDED_IN_F32 = frozenset(d for d in FLOAT_DTYPES if d not in ("f32", "f64"))
 
@@ -133,6 +137,8 @@ class Arith:
         if div_or_mod:
             _same_signedness(a, b)
         left, right = self.unify(a, b, div_or_mod=div_or_mod)
+        if left.type.dtype == "i1":
+            op_name = _ONE_BIT.get(op_name, op_name)
         if op_name == "arith.div" and (is_integer(left.type.dtype) or left.type.dtype == "i1"):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod

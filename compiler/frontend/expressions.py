@@ -144,7 +144,10 @@ class ExpressionLowerer(AttributeLowerer):
         if isinstance(node.op, ast.UAdd):
             return value
         if isinstance(node.op, ast.USub):
-            return -value if not isinstance(value, Value) else arith.b.value("arith.neg", value)
+            if not isinstance(value, Value):
+                return -value
+            # a bool is a 1-bit integer, its own negation (-1 wraps to 1), as Triton's
+            return value if value.type.dtype == "i1" else arith.b.value("arith.neg", value)
         if not isinstance(value, Value):
             return (not value) if isinstance(node.op, ast.Not) else ~value
         dtype = value.type.dtype

@@ -34,3 +34,22 @@ def test_bool_tiles_reduce_and_compare_as_in_triton(backend):
     first = i.argmax(1, keepdim=True).int() * 4
     expected = across + first + (a | b).int() * 256 + (a == b).int() * 512 + (~a & b).int() * 1024
     assert torch.equal(out, expected.int())
+
+
+def bool_arithmetic(a, b, out):
+    out = (a + b) * 1 + (a - b) * 2 + (a * b) * 4 + (-a) * 8 + (a + b + b) * 16  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_bool_arithmetic_wraps_in_one_bit_as_in_triton(backend):
+    """Bools are 1-bit integers: a sum or difference wraps (True + True is False), a product is
+    their and, a negation itself."""
+    kernel = ninetoothed.make(
+        rows, bool_arithmetic, (Tensor(2), Tensor(2), Tensor(2)), backend=backend
+    )
+    a, b = torch.rand(10, 32) > 0.5, torch.rand(10, 32) > 0.5
+    out = torch.full((10, 32), -1, dtype=torch.int32)
+    kernel(a, b, out)
+    odd = (a ^ b).int()
+    expected = odd * 3 + (a & b).int() * 4 + a.int() * 8 + a.int() * 16
+    assert torch.equal(out, expected)
