@@ -38,6 +38,7 @@ OPERAND_DTYPES = {
     "arith.idiv": INTEGERS,
     "arith.irem": INTEGERS,
     "math.fmod": MATH_DTYPES,
+    "math.fma": MATH_DTYPES,
 }
 
 

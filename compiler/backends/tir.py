@@ -164,11 +164,16 @@ def wrapping_arithmetic(
     return spelled
 
 
-def _fmod(op: OpText) -> str:
-    """C's fmod, called in libm: TIR's own `T.fmod` has no lowering for C or LLVM."""
-    dtype = op.fields["result_dtype"].removeprefix("T.")
-    function = {"float32": "fmodf", "float64": "fmod"}[dtype]  # others are widened first
-    return f'T.call_pure_extern("{dtype}", "{function}", {op.args[0]}, {op.args[1]})'
+def _libm(name: str) -> Callable[[OpText], str]:
+    """C's `name` (`fmod`, `fma`), called in libm: TIR's own `T.fmod` has no lowering for C or
+    LLVM, and `T.fma` none for C."""
+
+    def spell(op: OpText) -> str:
+        dtype = op.fields["result_dtype"].removeprefix("T.")
+        function = {"float32": f"{name}f", "float64": name}[dtype]  # others are widened first
+        return f'T.call_pure_extern("{dtype}", "{function}", {", ".join(op.args)})'
+
+    return spell
 
 
 _EXTREMES = {"max": ">", "min": "<"}
@@ -192,7 +197,8 @@ def _spell_extreme(kind: str) -> Callable[[OpText], str]:
 
 TIR_SPELLING = {
     **infix(INFIX),
-    "math.fmod": _fmod,
+    "math.fmod": _libm("fmod"),
+    "math.fma": _libm("fma"),
     "arith.max": _spell_extreme("max"),
     "arith.min": _spell_extreme("min"),
     "arith.cmp": _compare,

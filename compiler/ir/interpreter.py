@@ -21,6 +21,7 @@ import numpy as np
 
 from compiler.ir import fp8
 from compiler.ir.core import Block, Kernel, Operation
+from compiler.ir.fused import fused_multiply_add
 from compiler.ir.memory_rules import BOX_SCALARS, split_box
 from compiler.ir.types import FP8_DTYPES, ArrayType
 
@@ -353,6 +354,7 @@ class _Interpreter:
             "math.rsqrt": lambda a: 1 / np.sqrt(a),
             "math.pow": np.power,
             "math.fmod": np.fmod,
+            "math.fma": fused_multiply_add,
             "math.erf": np.vectorize(math.erf, otypes=[float]),
             "math.atan": np.arctan,
             "math.isnan": np.isnan,

@@ -111,6 +111,12 @@ def _defs() -> list[OpDef]:
             type_rules.float_same,
             description="remainder of a / b with the sign of a (C's fmod; Triton's float %)",
         ),
+        OpDef(
+            "math.fma",
+            (3, 3),
+            type_rules.fused,
+            description="a * b + c rounded once, of f32 or f64 (a narrower float is exact in f64)",
+        ),
         OpDef("math.isnan", (1, 1), type_rules.float_test, description="x is NaN -> i1"),
         OpDef("select.where", (3, 3), type_rules.where, description="cond ? a : b, elementwise"),
         OpDef(

@@ -45,6 +45,15 @@ def float_same(types: list[Type], attrs: dict) -> list[Type]:
     return result
 
 
+def fused(types: list[Type], attrs: dict) -> list[Type]:
+    """math.fma: f32 or f64, whose fused multiply-add every target has; a narrower float's
+    product and sum are computed in f64 instead, which rounds the result once as well."""
+    result = float_same(types, attrs)
+    if types[0].dtype not in ("f32", "f64"):
+        raise TypeRuleError(f"expects f32 or f64 operands, got {types[0]}")
+    return result
+
+
 def integer_same(types: list[Type], attrs: dict) -> list[Type]:
     result = same(types, attrs)
     if not is_integer(types[0].dtype):

@@ -105,6 +105,7 @@ SPELLING = {
     **{name: f"{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
     "math.pow": "pow({0}, {1})",
     "math.fmod": "fmod({0}, {1})",
+    "math.fma": "fma({0}, {1}, {2})",
     "math.isnan": "isnan({0})",
     "arith.max": "ntc_max()({0}, {1})",
     "arith.min": "ntc_min()({0}, {1})",

@@ -62,6 +62,7 @@ SPELLING = {
     "arith.constant": "tl.full({result_shape}, {value}, {result_dtype})",
     "arith.cmp": compare,
     "math.isnan": "{0} != {0}",
+    "math.fma": "tl.fma({0}, {1}, {2})",
     "arith.cast": "{0}.to({dtype})",
     "arith.bitcast": "{0}.to({dtype}, bitcast=True)",
     "select.where": "tl.where({0}, {1}, {2})",

@@ -107,7 +107,16 @@ def clamp(arith: Arith, x: object, min: object, max: object, propagate_nan: obje
 
 
 def fma(arith: Arith, x: object, y: object, z: object) -> object:
-    return arith.binary("arith.add", arith.binary("arith.mul", x, y), z)
+    """x * y + z rounded once, as Triton's. A float narrower than 32 bits computes in f64, where
+    the product is exact and the sum rounds harmlessly before the one rounding back (what
+    Triton's interpreter does); one narrower via f32 would round twice."""
+    x, y, z = (_float(arith, v) for v in arith.unify(x, y, z))
+    dtype = x.type.dtype
+    if dtype in ("f32", "f64"):
+        return arith.b.value("math.fma", x, y, z)
+    wide = [arith.cast(v, "f64") for v in (x, y, z)]
+    product = arith.binary("arith.mul", wide[0], wide[1])
+    return arith.cast(arith.binary("arith.add", product, wide[2]), dtype)
 
 
 def cdiv(arith: Arith, x: object, div: object) -> object:
