@@ -139,6 +139,8 @@ class Arith:
         left, right = self.unify(a, b, div_or_mod=div_or_mod)
         if left.type.dtype == "i1":
             op_name = _ONE_BIT.get(op_name, op_name)
+        if op_name in ("arith.shl", "arith.shr"):
+            return self.shift(op_name, left, b if not isinstance(b, Value) else right)
         if op_name == "arith.div" and (is_integer(left.type.dtype) or left.type.dtype == "i1"):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod
@@ -149,6 +151,29 @@ class Arith:
                 "write ntl.floor(x / y), or cast to an integer type first"
             )
         return self.b.value(op_name, left, right)
+
+    def shift(self, op_name: str, x: Value, count: Operand) -> Value:
+        """A shift defined for every count, as the GPU's (PTX clamps the count to the width) and
+        Triton's interpreter give it: past the width or below 0, a left shift gives 0 and a right
+        shift the sign (0 for unsigned). LLVM's and C's shifts are undefined there, so they
+        never see such a count: the program's own number is decided now, one computed at run
+        time is replaced by 0 where it is out of range, and the result selected."""
+        width, dtype = BIT_WIDTHS.get(x.type.dtype, 64), x.type.dtype
+        signed_right = op_name == "arith.shr" and not dtype.startswith("u")
+        if not isinstance(count, Value):
+            if 0 <= count < width:
+                return self.b.value(op_name, *self.unify(x, count))
+            return (
+                self.shift(op_name, x, width - 1)
+                if signed_right
+                else self.binary("arith.and", x, 0)
+            )
+        within = self.compare("lt", count, width)
+        if not dtype.startswith("u"):
+            within = self.binary("arith.and", within, self.compare("ge", count, 0))
+        shifted = self.b.value(op_name, x, self.where(within, count, 0))
+        past = self.shift(op_name, x, width - 1) if signed_right else 0
+        return self.where(within, shifted, past)
 
     def compare(self, pred: str, a: Operand, b: Operand) -> Operand:
         if not isinstance(a, Value) and not isinstance(b, Value):
