@@ -245,9 +245,11 @@ class Accessor:
         index = source_indices[dim]
         if not isinstance(index, Value):
             return index
+        # NineToothed's index along one dimension is 1-D: the tile's extent there ((1,) where
+        # the tile has one element along it), not broadcast to the tile's rank
         varying = [d for d in index.type.shape if d != 1]
-        if len(varying) == 1 and len(index.type.shape) > 1:
-            return self.b.value("tile.reshape", index, shape=varying)
+        if len(varying) <= 1 and len(index.type.shape) > 1:
+            return self.b.value("tile.reshape", index, shape=varying or [1])
         return index
 
     def shape_of(self, tensor: Tensor) -> tuple:

@@ -163,3 +163,25 @@ def test_an_untiled_tensor_assigned_per_program_still_needs_a_program_per_elemen
     kernel = ninetoothed.make(values_indices_and_bins, sum_into_untiled, tensors)
     with pytest.raises(LaunchError, match="bins has 10 outermost tiles but the launch has 7"):
         kernel(torch.randn(100), torch.zeros(100, dtype=torch.int64), torch.zeros(10))
+
+
+def rows(input, output, BLOCK=32):
+    return input.tile((1, BLOCK)), output.tile((1, BLOCK))
+
+
+def causal_row_sums(input, output):
+    """Each row's elements at or left of the diagonal, plus its row index summed over the tile's
+    one row (NineToothed's offsets along a dimension are 1-D: here of one element)."""
+    row = input.offsets(0)
+    kept = ntl.where(input.offsets(1)[None, :] <= row[:, None], input, 0.0)
+    output = kept + ntl.sum(row + ntl.arange(0, 1), 0)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_offsets_along_a_dimension_of_one_element_are_one_dimensional(backend):
+    kernel = ninetoothed.make(rows, causal_row_sums, (Tensor(2), Tensor(2)), backend=backend)
+    input = torch.randn(37, 23)
+    output = torch.full((37, 23), math.nan)
+    kernel(input, output)
+    expected = input.tril() + torch.arange(37.0)[:, None]
+    torch.testing.assert_close(output, expected, rtol=0, atol=0)
