@@ -77,6 +77,8 @@ def _bounds(dtype: str) -> tuple[int, int]:
     return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
 
 
+_SIGNED = frozenset({"i8", "i16", "i32", "i64"})
+
 # Triton computes bools as 1-bit integers: their sums and differences wrap (True + True is
 # False), as exclusive or does, and their product is their and.
 _ONE_BIT = {"arith.add": "arith.xor", "arith.sub": "arith.xor", "arith.mul": "arith.and"}
@@ -141,6 +143,8 @@ class Arith:
             op_name = _ONE_BIT.get(op_name, op_name)
         if op_name in ("arith.shl", "arith.shr"):
             return self.shift(op_name, left, b if not isinstance(b, Value) else right)
+        if op_name in ("arith.idiv", "arith.irem") and left.type.dtype in _SIGNED:
+            return self.divide(op_name, left, b if not isinstance(b, Value) else right)
         if op_name == "arith.div" and (is_integer(left.type.dtype) or left.type.dtype == "i1"):
             left, right = self.cast(left, "f32"), self.cast(right, "f32")
         if op_name == "arith.irem" and is_float(left.type.dtype):  # Triton's float %: C's fmod
@@ -174,6 +178,24 @@ class Arith:
         shifted = self.b.value(op_name, x, self.where(within, count, 0))
         past = self.shift(op_name, x, width - 1) if signed_right else 0
         return self.where(within, shifted, past)
+
+    def divide(self, op_name: str, x: Value, divisor: Operand) -> Value:
+        """A signed `//` or `%` defined for the smallest number by -1, as Triton's interpreter
+        and the GPU give it: the quotient wraps (to the smallest number), the remainder is 0. C's
+        and LLVM's are undefined there (the CUDA C++ form's process and the TVM worker died of
+        SIGFPE), so they never divide by -1: a divisor of -1 negates (wrapping) instead."""
+        if not isinstance(divisor, Value):
+            if divisor != -1:
+                return self.b.value(op_name, *self.unify(x, divisor))
+            return (
+                self.binary("arith.sub", 0, x)
+                if op_name == "arith.idiv"
+                else self.binary("arith.and", x, 0)
+            )
+        minus_one = self.compare("eq", divisor, -1)
+        divided = self.b.value(op_name, x, self.where(minus_one, 1, divisor))
+        by_minus_one = self.binary("arith.sub", 0, x) if op_name == "arith.idiv" else 0
+        return self.where(minus_one, by_minus_one, divided)
 
     def compare(self, pred: str, a: Operand, b: Operand) -> Operand:
         if not isinstance(a, Value) and not isinstance(b, Value):

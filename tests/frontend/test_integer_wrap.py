@@ -178,3 +178,35 @@ def test_unsigned_32_bit_products_past_2_to_the_63_wrap(backend):
     expected = torch.tensor([(p // 7 + p) % 2**32 for p in wrapped], dtype=torch.int64)
     got = _run(unsigned_32_product, backend, u, v, out_dtype=torch.uint32)
     assert torch.equal(got.to(torch.int64), expected)
+
+
+def divided(x, d, quotient, remainder):
+    quotient = x // d + x // -1 * 0  # noqa: F841
+    remainder = x % d + x % -1  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", SIGNED)
+def test_the_smallest_number_divided_by_minus_one_wraps(backend, dtype):
+    """`INT_MIN // -1` wraps to INT_MIN and `INT_MIN % -1` is 0, as Triton's interpreter and a
+    GPU give them; C's and LLVM's division there is undefined (the CUDA C++ form's process and
+    the TVM worker died of SIGFPE, TVM's i8 quotient was 128)."""
+    x = _inputs(dtype, 6)
+    d = torch.where(torch.arange(SIZE) % 3 == 0, -1, torch.randint(1, 9, (SIZE,))).to(dtype)
+    d[1::7] = -7
+    kernel = ninetoothed.make(
+        lambda *ts: tuple(t.tile((64,)) for t in ts),
+        divided,
+        tuple(Tensor(1) for _ in range(4)),
+        backend=backend,
+    )
+    quotient, remainder = torch.full((SIZE,), 77, dtype=dtype), torch.full((SIZE,), 77, dtype=dtype)
+    kernel(x, d, quotient, remainder)
+    half = 1 << (torch.iinfo(dtype).bits - 1)
+    quotients, remainders = [], []
+    for v, w in zip(x.tolist(), d.tolist(), strict=True):
+        q = abs(v) // abs(w) * (1 if (v < 0) == (w < 0) else -1)  # truncating, exact
+        quotients.append((q + half) % (2 * half) - half)
+        remainders.append(v - w * q)
+    assert torch.equal(quotient, torch.tensor(quotients, dtype=dtype))
+    assert torch.equal(remainder, torch.tensor(remainders, dtype=dtype))
