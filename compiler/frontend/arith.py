@@ -182,8 +182,8 @@ class Arith:
     def divide(self, op_name: str, x: Value, divisor: Operand) -> Value:
         """A signed `//` or `%` defined for the smallest number by -1, as Triton's interpreter
         and the GPU give it: the quotient wraps (to the smallest number), the remainder is 0. C's
-        and LLVM's are undefined there (the CUDA C++ form's process and the TVM worker died of
-        SIGFPE), so they never divide by -1: a divisor of -1 negates (wrapping) instead."""
+        and LLVM's are undefined there (x86 raises SIGFPE, ending the process that divides), so
+        they never divide by -1: a divisor of -1 negates (wrapping) instead."""
         if not isinstance(divisor, Value):
             if divisor != -1:
                 return self.b.value(op_name, *self.unify(x, divisor))
