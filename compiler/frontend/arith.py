@@ -159,43 +159,46 @@ class Arith:
     def shift(self, op_name: str, x: Value, count: Operand) -> Value:
         """A shift defined for every count, as the GPU's (PTX clamps the count to the width) and
         Triton's interpreter give it: past the width or below 0, a left shift gives 0 and a right
-        shift the sign (0 for unsigned). LLVM's and C's shifts are undefined there, so they
-        never see such a count: the program's own number is decided now, one computed at run
-        time is replaced by 0 where it is out of range, and the result selected."""
-        width, dtype = BIT_WIDTHS.get(x.type.dtype, 64), x.type.dtype
-        signed_right = op_name == "arith.shr" and not dtype.startswith("u")
-        if not isinstance(count, Value):
-            if 0 <= count < width:
-                return self.b.value(op_name, *self.unify(x, count))
-            return (
-                self.shift(op_name, x, width - 1)
-                if signed_right
-                else self.binary("arith.and", x, 0)
-            )
-        within = self.compare("lt", count, width)
-        if not dtype.startswith("u"):
-            within = self.binary("arith.and", within, self.compare("ge", count, 0))
-        shifted = self.b.value(op_name, x, self.where(within, count, 0))
-        past = self.shift(op_name, x, width - 1) if signed_right else 0
-        return self.where(within, shifted, past)
+        shift the sign (0 for unsigned)."""
+        width, unsigned = BIT_WIDTHS.get(x.type.dtype, 64), x.type.dtype.startswith("u")
+        if isinstance(count, Value):
+            allowed = self.compare("lt", count, width)
+            if not unsigned:
+                allowed = self.binary("arith.and", allowed, self.compare("ge", count, 0))
+        else:
+            allowed = 0 <= count < width
+        past = None
+        if allowed is not True:
+            signed_right = op_name == "arith.shr" and not unsigned
+            past = self.shift(op_name, x, width - 1) if signed_right else 0
+        return self._guarded(op_name, x, count, allowed, 0, past)
 
     def divide(self, op_name: str, x: Value, divisor: Operand) -> Value:
         """A signed `//` or `%` defined for the smallest number by -1, as Triton's interpreter
-        and the GPU give it: the quotient wraps (to the smallest number), the remainder is 0. C's
-        and LLVM's are undefined there (x86 raises SIGFPE, ending the process that divides), so
-        they never divide by -1: a divisor of -1 negates (wrapping) instead."""
-        if not isinstance(divisor, Value):
-            if divisor != -1:
-                return self.b.value(op_name, *self.unify(x, divisor))
-            return (
-                self.binary("arith.sub", 0, x)
-                if op_name == "arith.idiv"
-                else self.binary("arith.and", x, 0)
-            )
-        minus_one = self.compare("eq", divisor, -1)
-        divided = self.b.value(op_name, x, self.where(minus_one, 1, divisor))
-        by_minus_one = self.binary("arith.sub", 0, x) if op_name == "arith.idiv" else 0
-        return self.where(minus_one, by_minus_one, divided)
+        and the GPU give it: the quotient wraps (to the smallest number), the remainder is 0 (a
+        divisor of -1 negates, wrapping)."""
+        if isinstance(divisor, Value):
+            allowed = self.compare("ne", divisor, -1)
+        else:
+            allowed = divisor != -1
+        by_minus_one = None
+        if allowed is not True:
+            by_minus_one = self.binary("arith.sub", 0, x) if op_name == "arith.idiv" else 0
+        return self._guarded(op_name, x, divisor, allowed, 1, by_minus_one)
+
+    def _guarded(
+        self, op_name: str, x: Value, operand: Operand, allowed, safe: int, otherwise
+    ) -> Value:
+        """`op_name(x, operand)` where `allowed` holds (a truth known now, or a mask), `otherwise`
+        (a value, or 0) elsewhere. C's and LLVM's op is undefined outside `allowed` (x86 raises
+        SIGFPE for a division, ending the process), so it never sees such an operand: one known
+        now is decided now, one computed at run time is replaced by `safe` there."""
+        if allowed is True:
+            return self.b.value(op_name, *self.unify(x, operand))
+        if allowed is False:
+            return otherwise if isinstance(otherwise, Value) else self.binary("arith.and", x, 0)
+        done = self.b.value(op_name, x, self.where(allowed, operand, safe))
+        return self.where(allowed, done, otherwise)
 
     def compare(self, pred: str, a: Operand, b: Operand) -> Operand:
         if not isinstance(a, Value) and not isinstance(b, Value):
