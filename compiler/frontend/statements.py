@@ -12,10 +12,11 @@ import ast
 import builtins
 import inspect
 import textwrap
+from collections.abc import Callable
 
 from compiler.dsl.language import Primitive
 from compiler.errors import CompileError
-from compiler.frontend import per_element
+from compiler.frontend import per_element, range_loops
 from compiler.frontend.access import TensorRef
 from compiler.frontend.context import KernelContext
 from compiler.frontend.dtypes import promote
@@ -170,10 +171,12 @@ class FunctionLowerer(ExpressionLowerer):
         if node.orelse:
             raise CompileError("for ... else is not supported")
         bounds = [self.operand(self.expr(a)) for a in call.args]
-        lower, upper, step = {1: (0, *bounds, 1), 2: (*bounds, 1), 3: tuple(bounds)}[len(bounds)]
-        lower, upper, step = (self.index(v) for v in (lower, upper, step))
+        bounds = [self.index(v) if isinstance(v, Value) else v for v in bounds]
+        *bounds, induction = range_loops.loop_bounds(self.ctx.arith, bounds)
+        lower, upper, step = (self.index(v) for v in bounds)
         carried = [n for n in _assigned_names(node.body) if self.carries(n)]
-        block, inits = self.loop_body(node.body, carried, self.initial(carried), node.target.id)
+        inits = self.initial(carried)
+        block, inits = self.loop_body(node.body, carried, inits, node.target.id, induction)
         op = self.ctx.builder.create(
             "scf.for", [lower, upper, step, *inits], regions=[Region([block])]
         )
@@ -231,11 +234,13 @@ class FunctionLowerer(ExpressionLowerer):
         carried: list[str],
         inits: list[Value],
         counter: str | None = None,
+        induction: Callable[[Value], object] | None = None,
     ) -> tuple[Block, list[Value]]:
-        """A loop's body over the `carried` variables (and the index `counter`, for a `for`),
-        ended by its yield, with their initial values: cast to the types the body gives them."""
+        """A loop's body over the `carried` variables (and the index `counter`, for a `for`:
+        the loop's own, or `induction` of it), ended by its yield, with their initial values:
+        cast to the types the body gives them."""
         for _ in range(3):  # retry when the body changes a carried value's type
-            block, yields = self.lower_body(statements, carried, inits, counter)
+            block, yields = self.lower_body(statements, carried, inits, counter, induction)
             if [v.type for v in yields] == [v.type for v in inits]:
                 break
             inits = [self.meet(i, y.type) for i, y in zip(inits, yields, strict=True)]
@@ -263,15 +268,20 @@ class FunctionLowerer(ExpressionLowerer):
         return arith.constant(value, "index")
 
     def lower_body(
-        self, statements: list[ast.stmt], carried: list[str], inits: list, counter: str | None
+        self,
+        statements: list[ast.stmt],
+        carried: list[str],
+        inits: list,
+        counter: str | None,
+        induction: Callable[[Value], object] | None,
     ):
         leading = [Value(ScalarType("index"))] if counter else []
         block = Block(leading + [Value(v.type) for v in inits])
         saved = dict(self.env)
-        if counter:
-            self.env[counter] = block.args[0]
         self.env.update(zip(carried, block.args[len(leading) :], strict=True))
         with self.ctx.builder.at_end_of(block):
+            if counter:
+                self.env[counter] = induction(block.args[0]) if induction else block.args[0]
             self.runtime_body(statements)
             yields = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in carried]
             args = block.args[len(leading) :]

@@ -205,7 +205,7 @@ def _defs() -> list[OpDef]:
             # consecutive positions (ssa.lower_parallel), whose accesses may go as vectors
             optional_attrs=("stages", "lanes"),
             effect="control",
-            description="counted loop",
+            description="counted loop: lower bound, upper bound, a positive step",
         ),
         OpDef("scf.if", (1, 1), None, regions=2, effect="control", description="two-way branch"),
         OpDef(

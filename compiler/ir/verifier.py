@@ -89,6 +89,9 @@ class _Verifier:
         expected = [ScalarType("index")] + [r.type for r in op.results]
         if [a.type for a in block.args] != expected:
             self.fail(op, "body arguments must be (index, *loop-carried types)")
+        step = op.operands[2].owner
+        if getattr(step, "name", None) == "arith.constant" and not step.attrs["value"] > 0:
+            self.fail(op, "the step must be positive (count a loop down from its trip count)")
         self.verify_block(block, scope, in_region=True)
         self.check_yield(op, block)
 
