@@ -10,7 +10,7 @@ import torch
 import compiler.dsl as ninetoothed
 import compiler.dsl.language as ntl
 from compiler.backends import TARGETS
-from compiler.dsl import Tensor, block_size
+from compiler.dsl import Tensor
 from compiler.errors import CompileError
 
 SIZE = 8
@@ -71,7 +71,7 @@ def reversed_rows(x, o):
     o = acc  # noqa: F841
 
 
-def _rows(x, o, BN=block_size()):
+def _rows(x, o, BN):
     rows = x.tile((1, BN)).tile((1, -1)).squeeze(1)
     rows.dtype = rows.dtype.squeeze(0)
     return rows, o.tile((1,))
