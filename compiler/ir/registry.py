@@ -51,9 +51,9 @@ def _defs() -> list[OpDef]:
         "max": ("elementwise maximum; a NaN operand gives the other (IEEE maxNum)", same),
         "min": ("elementwise minimum; a NaN operand gives the other (IEEE minNum)", same),
         # (which zero they give for +0.0 and -0.0 is left open, as by maxNum and C's fmax)
-        "and": ("bitwise/logical and", same),
-        "or": ("bitwise/logical or", same),
-        "xor": ("bitwise/logical xor", same),
+        "and": ("bitwise/logical and", type_rules.bitwise),
+        "or": ("bitwise/logical or", type_rules.bitwise),
+        "xor": ("bitwise/logical xor", type_rules.bitwise),
     }
     unary_math = {
         "exp": "e ** x",

@@ -61,6 +61,17 @@ def integer_same(types: list[Type], attrs: dict) -> list[Type]:
     return result
 
 
+def bitwise(types: list[Type], attrs: dict) -> list[Type]:
+    """and, or, xor: of integers or of i1 (logical), never of floats' bits."""
+    result = same(types, attrs)
+    if not (is_integer(types[0].dtype) or types[0].dtype == "i1"):
+        raise TypeRuleError(
+            f"expects integer or boolean operands, got {types[0]}; cast to an integer type "
+            "first, or compare to get booleans"
+        )
+    return result
+
+
 def boolean_same(types: list[Type], attrs: dict) -> list[Type]:
     result = same(types, attrs)
     if types[0].dtype != "i1":

@@ -42,6 +42,18 @@ def spread_keywords(x, y):
     y = ntl.exp(x, **y)  # noqa: F841
 
 
+def padded_full(x, y):
+    y = x + ntl.sum(ntl.full((17,), 1.0, dtype=ntl.float32))  # noqa: F841
+
+
+def padded_arange(x, y):
+    y = x + ntl.sum(ntl.arange(0, 12))  # noqa: F841
+
+
+def float_bits(x, y):
+    y = x ^ x  # noqa: F841
+
+
 def unsupported_primitive(x, y):
     # Triton's language has cbrt; this compiler does not (the cbrt skill evals count on that).
     y = ntl.cbrt(x)  # noqa: F841
@@ -59,6 +71,10 @@ def unsupported_primitive(x, y):
             "*x is a value of the program; a call can spread only a tuple or list known at compile",
         ),
         (spread_keywords, "**y is a value of the program; a call can spread only a dict"),
+        # A shape rounded up to a power of two would add elements a sum counts (17 became 32).
+        (padded_full, "ntl.full with shape (17,): 17 is not a power of two"),
+        (padded_arange, "ntl.arange(0, 12) with shape (12,): 12 is not a power of two"),
+        (float_bits, "expects integer or boolean operands, got tile<f32[16]>; cast to an integer"),
     ],
 )
 def test_error_names_file_and_line(application, message):

@@ -389,3 +389,19 @@ kernel @k(%s: f32) {
 kernel @k(%s: f32) {
   %0 = mem.owned_slots(%s) : index
 }
+// -----
+// expected-error: (scf.for) in @k: the step must be positive
+kernel @k(%x: buffer<f32>) {
+  %0 = arith.constant() {value = 4} : index
+  %1 = arith.constant() {value = 0} : index
+  %2 = arith.constant() {value = -1} : index
+  scf.for(%0, %1, %2) {
+  ^(%i: index):
+    scf.yield()
+  }
+}
+// -----
+// expected-error: (arith.xor) in @k: expects integer or boolean operands, got f32
+kernel @k(%a: f32) {
+  %0 = arith.xor(%a, %a) : f32
+}

@@ -12,9 +12,17 @@ from compiler.frontend.symbols import next_power_of_two
 from compiler.ir.core import Value
 
 
-def _tile_shape(shape: tuple) -> tuple:
-    """Int dims round up to a power of two, as the tiles they size do (masks cover the rest)."""
-    return tuple(next_power_of_two(d) if isinstance(d, int) else d for d in shape)
+def _tile_shape(shape: tuple, primitive: str) -> tuple:
+    """A tile's shape as written: every int dim a power of two, as Triton requires (rounding one
+    up would add elements the program never asked for: a sum would count them)."""
+    for d in shape:
+        if isinstance(d, int) and d != next_power_of_two(d):
+            raise CompileError(
+                f"ntl.{primitive} with shape {tuple(shape)}: {d} is not a power of two, and a "
+                f"tile's dims must be; use {next_power_of_two(d)} and mask the extra elements "
+                f"(ntl.where(ntl.arange(0, {next_power_of_two(d)}) < {d}, ...))"
+            )
+    return tuple(shape)
 
 
 def _dims(dims: tuple) -> tuple:
@@ -25,11 +33,11 @@ def _dims(dims: tuple) -> tuple:
 
 
 def full(arith: Arith, shape: tuple, value: object, dtype: str) -> Value:
-    return arith.constant(value, ir_dtype(dtype), _tile_shape(tuple(shape)))
+    return arith.constant(value, ir_dtype(dtype), _tile_shape(tuple(shape), "full"))
 
 
 def zeros(arith: Arith, shape: tuple, dtype: str) -> Value:
-    return full(arith, shape, 0, dtype)
+    return arith.constant(0, ir_dtype(dtype), _tile_shape(tuple(shape), "zeros"))
 
 
 def arange(arith: Arith, start: int, end: int | str) -> Value:
@@ -41,6 +49,7 @@ def arange(arith: Arith, start: int, end: int | str) -> Value:
             f"ntl.arange({start}, {end}) needs compile-time ints with start < end, or 0 and a "
             "block size"
         )
+    _tile_shape((end - start,), f"arange({start}, {end})")
     index = arith.b.value("tile.arange", size=end - start)
     return arith.binary("arith.add", index, start) if start else index
 
@@ -58,7 +67,7 @@ def trans(arith: Arith, input: object, *dims: int) -> Value:
 
 def reshape(arith: Arith, input: object, *shape: int, can_reorder=False) -> Value:
     return arith.b.value(
-        "tile.reshape", arith.as_value(input), shape=list(_tile_shape(_dims(shape)))
+        "tile.reshape", arith.as_value(input), shape=list(_tile_shape(_dims(shape), "reshape"))
     )
 
 
@@ -77,7 +86,7 @@ def ravel(arith: Arith, x: object, can_reorder=False) -> Value:
 
 
 def broadcast_to(arith: Arith, input: object, *shape: int) -> Value:
-    return arith.b.broadcast_to(arith.as_value(input), _tile_shape(_dims(shape)))
+    return arith.b.broadcast_to(arith.as_value(input), _tile_shape(_dims(shape), "broadcast_to"))
 
 
 def expand_dims(arith: Arith, input: object, axis) -> Value:
