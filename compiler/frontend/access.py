@@ -15,11 +15,12 @@ from compiler.dsl import views
 from compiler.dsl.symbol import Expr
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
+from compiler.frontend.arith import saturated
 from compiler.frontend.index_domain import Index, IndexDomain
 from compiler.frontend.symbols import bind, tile_dim
 from compiler.ir.builder import broadcast_shape
 from compiler.ir.core import Value
-from compiler.ir.types import TileType
+from compiler.ir.types import TileType, is_integer
 
 
 @dataclass(eq=False)
@@ -212,6 +213,8 @@ class Accessor:
             return ref.param.scalar
         offsets, mask, _ = self.address(ref)
         other = ref.param.arranged.source.other
+        if isinstance(other, float) and is_integer(ref.param.dtype):  # `-inf` for a max, on ints
+            other = saturated(other, ref.param.dtype)
         attrs = {} if other is None or mask is None else {"other": other}
         operands = [ref.param.buffer, offsets] + ([mask] if mask is not None else [])
         return self.b.create("mem.load", operands, attrs).result

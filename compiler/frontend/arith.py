@@ -69,6 +69,15 @@ def _fits(value: Scalar, dtype: str) -> bool:
     return low <= value <= high
 
 
+def saturated(value: float, dtype: str) -> int:
+    """A float number as a value of the integer `dtype`, as a GPU converts it (PTX's `cvt.rzi`):
+    toward zero, clamped to the type's range (infinities included); NaN is 0."""
+    if math.isnan(value):
+        return 0
+    low, high = _bounds(dtype)
+    return low if value <= low else high if value >= high else math.trunc(value)
+
+
 def _bounds(dtype: str) -> tuple[int, int]:
     """The least and the greatest number of an integer `dtype`."""
     bits = BIT_WIDTHS[dtype]
