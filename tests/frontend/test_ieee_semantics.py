@@ -119,3 +119,14 @@ def test_arithmetic_with_zero_keeps_special_values(backend):
 def test_flip_keeps_the_sign_of_zero(backend):
     x = _inputs()
     _same(_run(flipped, backend, x), x.flip(1))
+
+
+def absolute(x, out):
+    out = ntl.abs(x)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_abs_clears_the_sign_of_both_zeros(backend):
+    """TileLang's `T.max(x, -x)` gave -0.0 for +0.0 (C's `a > b ? a : b` takes b on a tie)."""
+    x = _inputs()
+    _same(_run(absolute, backend, x), x.abs())

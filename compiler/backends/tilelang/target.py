@@ -85,7 +85,9 @@ def _constant(op: OpText) -> str:
 SPELLING = {
     **TIR_SPELLING,
     **{name: f"T.{name.split('.')[1]}({{0}})" for name in MATH + LIBM_MATH},
-    "math.abs": "T.max({0}, -{0})",  # T.abs of a float is tirx.fabs, which the C target lacks
+    # T.abs of a float is tirx.fabs, which the C target lacks; `0 - x` for x <= 0 clears the sign
+    # of both zeros (T.max(x, -x) kept -0.0 for +0.0: C's a > b ? a : b gives b on a tie)
+    "math.abs": "T.if_then_else({0} <= {result_dtype}(0), {result_dtype}(0) - {0}, {0})",
     "math.pow": "T.pow({0}, {1})",
     "math.isnan": "T.isnan({0})",
     "arith.not": "T.Not({0})",
