@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
-import textwrap
 from collections.abc import Callable
 
 from compiler.dsl.language import Primitive
@@ -23,6 +22,7 @@ from compiler.frontend.dtypes import promote
 from compiler.frontend.expressions import ExpressionLowerer
 from compiler.frontend.pointers import SourceElements
 from compiler.frontend.primitives import compile_time, memory
+from compiler.frontend.source_text import assigned_names, read_definition
 from compiler.ir.builder import broadcast_shape
 from compiler.ir.core import Block, Region, Value
 from compiler.ir.types import ScalarType, value_type
@@ -41,7 +41,7 @@ class FunctionLowerer(ExpressionLowerer):
             )
         definition = ctx.definitions.get(func)
         if definition is None:
-            definition = ctx.definitions[func] = _definition(func)
+            definition = ctx.definitions[func] = read_definition(func)
         self.filename, self.first_line, self.definition = definition
         self.returned: object = None
         self.has_returned = False  # a `return` ran: the statements after it do not
@@ -174,7 +174,7 @@ class FunctionLowerer(ExpressionLowerer):
         bounds = [self.index(v) if isinstance(v, Value) else v for v in bounds]
         *bounds, induction = range_loops.loop_bounds(self.ctx.arith, bounds)
         lower, upper, step = (self.index(v) for v in bounds)
-        carried = [n for n in _assigned_names(node.body) if self.carries(n)]
+        carried = [n for n in assigned_names(node.body) if self.carries(n)]
         inits = self.initial(carried)
         block, inits = self.loop_body(node.body, carried, inits, node.target.id, induction)
         op = self.ctx.builder.create(
@@ -185,7 +185,7 @@ class FunctionLowerer(ExpressionLowerer):
     def stmt_While(self, node: ast.While) -> None:
         if node.orelse:
             raise CompileError("while ... else is not supported")
-        carried = [n for n in _assigned_names(node.body) if self.carries(n)]
+        carried = [n for n in assigned_names(node.body) if self.carries(n)]
         inits = self.initial(carried)
         condition = self.condition(node.test, carried, inits)
         if not isinstance(condition, Block):
@@ -319,15 +319,23 @@ class FunctionLowerer(ExpressionLowerer):
             return
         if test.type.shape:
             raise CompileError("`if` needs a scalar condition; for tiles use ntl.where(cond, a, b)")
-        assigned = _assigned_names(node.body + node.orelse)
-        names = [n for n in assigned if self.carries(n)]
-        branches = []
+        lowered = []
         for statements in (node.body, node.orelse):
             block, saved = Block(), dict(self.env)
             with self.ctx.builder.at_end_of(block):
                 self.runtime_body(statements)
-                values = [self.ctx.arith.as_value(self.operand(self.env[n])) for n in names]
+            lowered.append((block, self.env))
             self.env = saved
+        # What the `if` gives: the variables it reassigns and those both branches define.
+        names = [
+            n
+            for n in assigned_names(node.body + node.orelse)
+            if self.carries(n) or all(isinstance(env.get(n), _NUMBERS) for _, env in lowered)
+        ]
+        branches = []
+        for block, env in lowered:
+            with self.ctx.builder.at_end_of(block):
+                values = [self.ctx.arith.as_value(self.operand(env[n])) for n in names]
             branches.append((block, values))
         types = []
         for position in range(len(names)):
@@ -368,33 +376,4 @@ class FunctionLowerer(ExpressionLowerer):
         return result
 
 
-def _definition(func) -> tuple[str, int, ast.FunctionDef]:
-    """`func`'s file, first line and parsed `def`."""
-    filename = inspect.getsourcefile(func) or "<unknown>"
-    try:
-        lines, first_line = inspect.getsourcelines(func)
-    except (OSError, TypeError) as error:  # typed at a prompt, or made by exec()
-        raise CompileError(
-            f"the source of {func.__qualname__} is not available ({error}): the compiler reads "
-            "the application's text, as NineToothed does; define it in a .py file and import it"
-        ) from None
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    definitions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-    if not definitions:
-        raise CompileError(
-            f"{func.__qualname__} is not a `def` function; write the application (and the "
-            "helpers it calls) with `def`",
-            filename=filename,
-            line=first_line,
-        )
-    return filename, first_line, definitions[0]
-
-
-def _assigned_names(statements: list[ast.stmt]) -> list[str]:
-    """Names assigned in `statements`, in order of first assignment (so the IR is deterministic)."""
-    names: dict[str, None] = {}
-    for statement in statements:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.setdefault(node.id)
-    return list(names)
+_NUMBERS = (Value, bool, int, float)  # what a variable first defined in both branches may hold

@@ -6,6 +6,7 @@ import torch
 
 import compiler.dsl as ninetoothed
 import compiler.dsl.language as ntl
+from compiler.backends import TARGETS
 from compiler.dsl import Symbol, Tensor
 from compiler.errors import CompileError
 
@@ -124,6 +125,28 @@ def test_runtime_if_becomes_scf_if(flag):
     x = positive(1)
     out = run(runtime_if_app, [x, flag])
     torch.testing.assert_close(out, x * 2.0 if flag > 0 else -x)
+
+
+def defined_in_both_branches(x, flag, out):
+    if flag > 0:
+        y, scale = x * 2.0, 3
+    else:
+        y, scale = -x, 0.5
+    out = y * scale  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+@pytest.mark.parametrize("flag", [1, -1])
+def test_a_variable_both_branches_define_is_defined_after_the_if(backend, flag):
+    """As Triton takes it: defined before the `if` or not, the `if` gives it (it said "name 'y'
+    is not defined")."""
+    x = positive(2)
+    kernel = ninetoothed.make(
+        tiled, defined_in_both_branches, (Tensor(1), Tensor(0), Tensor(1)), backend=backend
+    )
+    out = torch.full((SIZE,), float("nan"))
+    kernel(x, flag, out)
+    torch.testing.assert_close(out, x * 6.0 if flag > 0 else -x * 0.5)
 
 
 SCALE = Symbol("SCALE", constexpr=True)
