@@ -136,12 +136,35 @@ def test_passes_lists_every_default_pass_with_its_category():
         ),
         (["compile", str(PROGRAMS / "softmax.py"), "-D", "BLOCK_SIZE"], "write NAME=VALUE"),
         (["compile", str(PROGRAMS / "matmul.py"), "-DBLOCK_SIZE_0=8"], "is outside [32, 1024]"),
+        (
+            ["compile", str(PROGRAMS / "softmax.py"), "-D", "BLOCK_SIZE=0"],
+            "tile size BLOCK_SIZE is 0; a tile size must be a positive int",
+        ),
     ],
 )
 def test_user_errors_say_what_to_do(args, message):
     result = ntc(*args)
     assert result.returncode == 1
     assert message in result.stderr
+
+
+@pytest.mark.parametrize("command", ["compile", "run"])
+def test_a_syntax_error_is_one_line_at_its_place(command, tmp_path):
+    program = tmp_path / "broken.py"
+    program.write_text("import ninetoothed\n\ndef application(x:\n")
+    result = ntc(command, str(program))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error: {program}:3: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unknown_backend_is_refused_with_the_known_ones():
+    result = ntc("compile", str(PROGRAMS / "softmax.py"), "--backend", "cuad")
+    assert result.returncode == 2
+    assert "invalid choice: 'cuad' (choose from 'cuda', 'tilelang', 'triton', 'tvm')" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr
 
 
 ROW_SUM = """\

@@ -6,8 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from compiler.backends import TARGETS
 from compiler.errors import CompileError
 from compiler.passes.base import PassError
+
+BACKENDS = sorted(TARGETS)
 
 
 def cmd_compile(args: argparse.Namespace) -> None:
@@ -150,7 +153,9 @@ def parser() -> argparse.ArgumentParser:
 
     compile_ = commands.add_parser("compile", help="compile a program file and print a stage")
     compile_.add_argument("file")
-    compile_.add_argument("--backend", default="triton", help="triton, cuda, tilelang or tvm")
+    compile_.add_argument(
+        "--backend", default="triton", help="triton, cuda, tilelang or tvm", choices=BACKENDS
+    )
     compile_.add_argument(
         "--device", default="cpu", choices=("cpu", "cuda"), help="the form to emit (cpu: runs here)"
     )
@@ -173,7 +178,9 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     ahead.add_argument("file")
-    ahead.add_argument("--backend", default="cuda", help="cuda, tilelang, tvm or triton")
+    ahead.add_argument(
+        "--backend", default="cuda", help="cuda, tilelang, tvm or triton", choices=BACKENDS
+    )
     ahead.add_argument(
         "--caller", default="cpu", choices=("cpu", "cuda"), help="the device the library runs on"
     )
@@ -190,7 +197,9 @@ def parser() -> argparse.ArgumentParser:
     trace.add_argument("file")
     trace.add_argument("--html", required=True, help="the page to write (self-contained)")
     trace.add_argument("--kernel", help="only this kernel of the file (default: all of them)")
-    trace.add_argument("--backend", default="triton", help="triton, cuda, tilelang or tvm")
+    trace.add_argument(
+        "--backend", default="triton", help="triton, cuda, tilelang or tvm", choices=BACKENDS
+    )
     trace.add_argument(
         "--device", default="cpu", choices=("cpu", "cuda"), help="the form to emit (cpu: runs here)"
     )
@@ -216,7 +225,9 @@ def parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo", help="compile the kernel suite for every backend, run it on the CPU, check it"
     )
-    demo.add_argument("--backend", action="append", help="only these backends (default: all)")
+    demo.add_argument(
+        "--backend", action="append", help="only these backends (default: all)", choices=BACKENDS
+    )
     demo.add_argument("--show", default="matmul", help="kernel whose SSA and trace to print")
     demo.add_argument("--show-backend", default="triton", help="backend of the kernel shown")
     demo.set_defaults(func=cmd_demo)
@@ -255,5 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         args.func(args)
     except (CompileError, PassError) as error:
         print(f"error: {error}", file=sys.stderr)
+        return 1
+    except SyntaxError as error:  # the program's own text: where, and what Python says
+        print(f"error: {error.filename}:{error.lineno}: {error.msg}", file=sys.stderr)
         return 1
     return 0

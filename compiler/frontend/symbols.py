@@ -28,10 +28,15 @@ def next_power_of_two(n: int) -> int:
 def tile_dim(size: object, constexprs: Mapping[str, int]) -> int | str:
     """A tile dimension: ints round up to a power of two (masks cover the rest); meta symbols stay
     symbolic until `ssa.select_schedule`; anything else cannot size a tile."""
-    size = bind(size, constexprs)
+    written, size = size, bind(size, constexprs)
     if isinstance(size, str):  # already a tile dim (the shape of a tile value)
         return size
     if isinstance(size, int):
+        if size < 1:
+            raise CompileError(
+                f"tile size {written} is {size}; a tile size must be a positive int: give "
+                f"{written} a value of 1 or more"
+            )
         return next_power_of_two(size)
     if size.op == "sym" and size.meta:
         return size.name
