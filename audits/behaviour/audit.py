@@ -8,7 +8,9 @@ The checks (`CHECKS`), each a function of what the compiler does, not of how its
 - `structure`: rewrites that change nothing computed keep the schedule (`structure.py`);
 - `replay`: each pass and the emitter replay in a clean process (`replay.py`, one per backend);
 - `provenance`: every word of the emitted source comes from the target record or the IR
-  (`provenance.py`).
+  (`provenance.py`);
+- `locality`: one op appended to the final SSA adds its spelling and changes nothing else
+  (`locality.py`).
 
 Findings point at `behaviour/<backend>/<kernel>/<configuration>:<stage>`, or, for purity and
 imports, at the compiler's file and line that did it.
@@ -25,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from audits.behaviour import identity, provenance, purity, replay, structure
+from audits.behaviour import identity, locality, provenance, purity, replay, structure
 from audits.behaviour.cases import (
     CONFIGURATIONS,
     DEFAULT_CONFIGURATIONS,
@@ -40,6 +42,7 @@ from audits.behaviour.renaming import Renamed, rename_package
 from audits.behaviour.rules import (
     CANNOT_COMPILE,
     CLEAN_ROOM_REPLAY,
+    EMISSION_LOCALITY,
     IDENTITY_INVARIANCE,
     IMPORT_REBINDING,
     PROVENANCE,
@@ -49,7 +52,7 @@ from audits.behaviour.rules import (
 from audits.findings import Finding
 from audits.rules.base import RuleInfo
 
-CHECKS = ("imports", "purity", "identity", "structure", "replay", "provenance")
+CHECKS = ("imports", "purity", "identity", "structure", "replay", "provenance", "locality")
 CANDIDATES = 2  # tuning candidates audited per kernel and backend
 PACKAGE = "compiler"
 FRONT_END = ("compiler/frontend", "compiler/dsl")
@@ -196,14 +199,19 @@ def _audit_case(
             _finding(PURITY, e.path, e.line, f"while lowering {where}: {e.what}", e.what)
             for e in events
         ]
-    if "provenance" in checks:
+    if checks & {"provenance", "locality"}:
         from compiler.backends.registry import get_target
 
         target = replay.widened(get_target(original.backend, original.device), original.index_bits)
+    if "provenance" in checks:
         words = provenance.unexplained_words(original, target)
         if words:
             what = f"the emitted source has words from neither the target nor the IR: {words[:8]}"
             findings.append(_finding(PROVENANCE, where, 1, what, ",".join(words[:8])))
+    if "locality" in checks:
+        what = locality.appended_difference(original, target)
+        if what:
+            findings.append(_finding(EMISSION_LOCALITY, where, 1, what, "emitter"))
     with tempfile.TemporaryDirectory(prefix="behaviour-") as folder:
         if "identity" in checks:
             renamed = renamings.of(case)

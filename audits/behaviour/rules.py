@@ -53,6 +53,14 @@ PROVENANCE = RuleInfo(
     fix="spell ops from the target record and name values after the IR; a helper the output "
     "needs is a spelling (or a generic op) of the target, never text kept in the emitter",
 )
+EMISSION_LOCALITY = RuleInfo(
+    code="LWB008",
+    name="emission-locality",
+    summary="one op appended to a kernel's final SSA adds that op's spelling to the emitted "
+    "source and changes nothing else",
+    fix="spell the source op by op from the IR and the target record; never swap in text chosen "
+    "by the kernel's op counts, a pattern of its ops, a hash of its SSA or earlier output",
+)
 CANNOT_COMPILE = RuleInfo(
     code="LWB006",
     name="behaviour-compiles",
