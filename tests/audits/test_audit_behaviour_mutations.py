@@ -84,6 +84,19 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+# A memo of the emitter's text keyed by the whole IR: generic (the same IR, the same text).
+_MEMO = (
+    (
+        "compiler/backends/emitter.py",
+        _EMIT,
+        "    key = print_kernel(kernel), target.name\n"
+        "    if key not in _MEMO:\n"
+        "        _MEMO[key] = _Emitter(kernel, target, ssa).run()\n"
+        "    return _MEMO[key]\n\n\n_MEMO = {}\n",
+    ),
+)
+
+
 def _plants() -> list[Plant]:
     softmax_arguments = _arguments("softmax")
     pool_arith = _arith_ops_at_schedule("max_pool2d")
@@ -401,37 +414,15 @@ def _plants() -> list[Plant]:
                 ),
             ),
         ),
-        Plant(
-            "control: a memo of lowered text keyed by the IR",
-            "replay",
-            None,
-            "softmax",
-            (
-                (
-                    "compiler/backends/emitter.py",
-                    _EMIT,
-                    "    key = print_kernel(kernel), target.name\n"
-                    "    if key not in _MEMO:\n"
-                    "        _MEMO[key] = _Emitter(kernel, target, ssa).run()\n"
-                    "    return _MEMO[key]\n\n\n_MEMO = {}\n",
-                ),
-            ),
-        ),
-        Plant(
-            "control: a memo of lowered text keyed by the IR, for locality",
-            "locality",
-            None,
-            "softmax",
-            (
-                (
-                    "compiler/backends/emitter.py",
-                    _EMIT,
-                    "    key = print_kernel(kernel), target.name\n"
-                    "    if key not in _MEMO:\n"
-                    "        _MEMO[key] = _Emitter(kernel, target, ssa).run()\n"
-                    "    return _MEMO[key]\n\n\n_MEMO = {}\n",
-                ),
-            ),
+        *(
+            Plant(
+                f"control: a memo of lowered text keyed by the IR ({check})",
+                check,
+                None,
+                "softmax",
+                _MEMO,
+            )
+            for check in ("replay", "locality")
         ),
     ]
 
