@@ -215,7 +215,10 @@ class Tensor:
         """
         if self.ndim == 0:  # a scalar has nothing to tile: NineToothed ignores the sizes given
             tile_shape, strides, dilation = (), None, None
-        hint = "e.g. tile((BLOCK_SIZE, -1)) for a two-dimensional tensor"
+        sizes = ", ".join(["BLOCK_SIZE"] + ["-1"] * (self.ndim - 1)) + (
+            "," if self.ndim == 1 else ""
+        )
+        hint = f"e.g. tile(({sizes})) for this {self.ndim}-dimensional tensor"
         self._check_count("tile_shape", tile_shape, hint)
         strides = (-1,) * self.ndim if strides is None else tuple(strides)
         dilation = (1,) * self.ndim if dilation is None else tuple(dilation)

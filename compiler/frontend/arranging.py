@@ -3,6 +3,9 @@ arranged, paired as NineToothed pairs them (`arrange`)."""
 
 from __future__ import annotations
 
+import traceback
+from pathlib import Path
+
 from compiler.dsl.tensor import Tensor
 from compiler.errors import CompileError
 from compiler.frontend.application import parameters, unwrap
@@ -17,7 +20,7 @@ def arrange(arrangement, application, entries: tuple) -> tuple[tuple, tuple]:
     names = parameters(application)
     application = unwrap(application)[0]  # named in errors
     renamed = _renamed(entries, dict(enumerate(names)))
-    arranged = _results(arrangement(*renamed), application, len(names))
+    arranged = _results(_run(arrangement, renamed), application, len(names))
     used = [_entry_index(renamed, a.source) for a in arranged]
     if used != list(range(len(names))) and None not in used:
         if len(set(used)) != len(used):
@@ -26,7 +29,7 @@ def arrange(arrangement, application, entries: tuple) -> tuple[tuple, tuple]:
                 "source tensor; give make() one Tensor per parameter"
             )
         renamed = _renamed(entries, dict(zip(used, names, strict=True)))
-        arranged = _results(arrangement(*renamed), application, len(names))
+        arranged = _results(_run(arrangement, renamed), application, len(names))
     elif None in used:  # sources made before make() was called (jit's annotations): as they are
         for a, name in zip(arranged, names, strict=True):
             if _entry_index(entries, a.source) is None:
@@ -35,6 +38,36 @@ def arrange(arrangement, application, entries: tuple) -> tuple[tuple, tuple]:
                     "not given to make(); arrange the Tensors of `tensors`"
                 )
     return tuple(a.source for a in arranged), arranged
+
+
+_COMPILER = str(Path(__file__).resolve().parents[1])
+
+
+def _run(arrangement, entries: tuple) -> object:
+    """The arrangement's results; a mistake in it (a tile of more dims than the tensor has, a
+    size of 0, an error of its own) is a CompileError at its line in the user's file."""
+    try:
+        return arrangement(*entries)
+    except CompileError as error:
+        if error.filename:
+            raise
+        place = _user_line(error)
+        if place is None:
+            raise
+        raise CompileError(error.message, filename=place[0], line=place[1]) from error
+    except (ValueError, TypeError, IndexError) as error:
+        place = _user_line(error)
+        if place is None:
+            raise
+        message = f"in the arrangement: {error}"
+        raise CompileError(message, filename=place[0], line=place[1]) from error
+
+
+def _user_line(error: BaseException) -> tuple[str, int] | None:
+    """The innermost line of the traceback outside this compiler: the user's call that failed."""
+    frames = traceback.extract_tb(error.__traceback__)
+    outside = [f for f in frames[1:] if not str(Path(f.filename).resolve()).startswith(_COMPILER)]
+    return (outside[-1].filename, outside[-1].lineno) if outside else None
 
 
 def _renamed(entries: tuple, names: dict[int, str]) -> tuple:

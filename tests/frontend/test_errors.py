@@ -129,3 +129,27 @@ def test_a_parameter_named_like_another_tensors_size_argument_is_refused():
         CompileError, match=r"test_errors.py:\d+: .*parameter 'x_size_0' .*rename the parameter"
     ):
         build_kernel("k", named_like_a_size, tiled(*tensors), [ArgSpec("tensor", "f32")] * 2, {})
+
+
+def too_many_sizes(x, y):
+    return x.tile((16, 16)), y.tile((16,))
+
+
+def zero_sized(x, y):
+    return x.tile((0,)), y.tile((16,))
+
+
+@pytest.mark.parametrize(
+    ("arrangement", "message"),
+    [
+        (too_many_sizes, "e.g. tile((BLOCK_SIZE,)) for this 1-dimensional tensor"),
+        (zero_sized, "tile size of dimension 0 is 0; it must be a positive int"),
+    ],
+)
+def test_an_arrangement_mistake_is_located_at_its_line(arrangement, message):
+    with pytest.raises(CompileError) as info:
+        ninetoothed.make(arrangement, copied, (Tensor(1), Tensor(1)))
+    error = info.value
+    assert error.filename == __file__
+    assert "x.tile((" in open(__file__).read().splitlines()[error.line - 1]
+    assert message in str(error)
