@@ -210,14 +210,11 @@ class Tensor:
         """Tile into a two-level tensor: the outer tensor of tiles, whose dtype is one tile.
 
         A tile size of -1 is the whole dimension; a stride of -1 is the tile size (no overlap).
-        The outer size is ceil((size - dilation * (tile - 1) - 1) / stride) + 1, or floor with
-        `floor_mode`.
+        The outer size is ceil((size - dilation * (tile - 1) - 1) / stride) + 1 (floor_mode: floor).
         """
         if self.ndim == 0:  # a scalar has nothing to tile: NineToothed ignores the sizes given
             tile_shape, strides, dilation = (), None, None
-        sizes = ", ".join(["BLOCK_SIZE"] + ["-1"] * (self.ndim - 1)) + (
-            "," if self.ndim == 1 else ""
-        )
+        sizes = ", ".join(["BLOCK_SIZE"] + ["-1"] * (self.ndim - 1)) + "," * (self.ndim == 1)
         hint = f"e.g. tile(({sizes})) for this {self.ndim}-dimensional tensor"
         self._check_count("tile_shape", tile_shape, hint)
         strides = (-1,) * self.ndim if strides is None else tuple(strides)
