@@ -48,18 +48,12 @@ def _run(arrangement, entries: tuple) -> object:
     size of 0, an error of its own) is a CompileError at its line in the user's file."""
     try:
         return arrangement(*entries)
-    except CompileError as error:
-        if error.filename:
-            raise
-        place = _user_line(error)
+    except (CompileError, ValueError, TypeError, IndexError) as error:
+        located = isinstance(error, CompileError)
+        place = None if located and error.filename else _user_line(error)
         if place is None:
             raise
-        raise CompileError(error.message, filename=place[0], line=place[1]) from error
-    except (ValueError, TypeError, IndexError) as error:
-        place = _user_line(error)
-        if place is None:
-            raise
-        message = f"in the arrangement: {error}"
+        message = error.message if located else f"in the arrangement: {error}"
         raise CompileError(message, filename=place[0], line=place[1]) from error
 
 

@@ -33,15 +33,13 @@ def loop_bounds(
 def trip_count(arith: Arith, lower: Operand, upper: Operand, step: Operand) -> Operand:
     """How many values `range(lower, upper, step)` gives: 0 for an empty range and, at run time,
     for a step of 0 (Python raises there; a kernel cannot)."""
-    up = arith.compare("gt", step, 0)
+    up, still = arith.compare("gt", step, 0), arith.compare("eq", step, 0)
     span = arith.where(up, _sub(arith, upper, lower), _sub(arith, lower, upper))
-    stride = arith.where(up, step, _sub(arith, 0, step))
-    stride = arith.where(arith.compare("eq", step, 0), 1, stride)  # never divides by 0
+    stride = arith.where(still, 1, arith.where(up, step, _sub(arith, 0, step)))  # never 0
     trips = arith.binary(
         "arith.idiv", arith.binary("arith.add", span, _sub(arith, stride, 1)), stride
     )
-    trips = arith.where(arith.compare("gt", trips, 0), trips, 0)
-    return arith.where(arith.compare("eq", step, 0), 0, trips)
+    return arith.where(still, 0, arith.where(arith.compare("gt", trips, 0), trips, 0))
 
 
 def induction(arith: Arith, lower: Operand, step: Operand, count: Value) -> Operand:
