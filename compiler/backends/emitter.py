@@ -100,10 +100,10 @@ class _Emitter:
             elif value.name in self.constexprs:
                 # Tile dims name the parameter; values read it as a value of its own.
                 self.names[value] = self.namer.fresh()
-                as_value = syntax.to_value.format(name=name) if syntax.to_value else name
+                as_value = self.to_value(name, value.type.dtype) if syntax.to_value else name
                 self.define(1, self.names[value], as_value, value.type.dtype)
             elif syntax.to_value:
-                self.define(1, name, syntax.to_value.format(name=name), value.type.dtype)
+                self.define(1, name, self.to_value(name, value.type.dtype), value.type.dtype)
         self.block(self.kernel.body, 1, targets=[])
         self.close(0)
         return "\n".join(self.lines) + "\n"
@@ -120,6 +120,9 @@ class _Emitter:
             else self.syntax.scalar_param
         )
         return form.format(name=name, dtype=self.target.dtype(value.type.dtype))
+
+    def to_value(self, name: str, dtype: str) -> str:
+        return self.syntax.to_value.format(name=name, dtype=self.target.dtype(dtype))
 
     def close(self, depth: int) -> None:
         if self.syntax.block_close:
@@ -237,8 +240,7 @@ class _Emitter:
         stages = op.attrs.get("stages")
         self.write(depth, form.format(iv=index, lb=lb, ub=ub, step=step, type=type_, stages=stages))
         if self.syntax.to_value:
-            to_value = self.syntax.to_value.format(name=index)
-            self.define(depth + 1, self.define_name(iv), to_value, "index")
+            self.define(depth + 1, self.define_name(iv), self.to_value(index, "index"), "index")
         else:
             self.names[iv] = index
         outside, self.in_grid = self.in_grid, self.in_grid and not pipelined

@@ -15,7 +15,9 @@ class Syntax:
     prelude: tuple[str, ...]  # lines before the kernel (imports)
     comment: str  # "{text}" -> one comment line
     kernel_open: tuple[str, ...]  # lines that open the kernel; fields: name, params
-    to_value: str  # makes a host number (scalar argument, loop index) a value; field: name; or ""
+    # Makes a host number (scalar argument, loop index) a value of its IR dtype; fields: name,
+    # dtype (spelled); or "".
+    to_value: str
     indent: str
     define: str  # a value's first definition; fields: name, expr
     assign: str  # re-assignment of a loop-carried or branch-result variable; fields: name, expr

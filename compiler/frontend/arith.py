@@ -12,7 +12,7 @@ from compiler.frontend.dtypes import promote
 from compiler.ir.builder import Builder, broadcast_shape
 from compiler.ir.core import Value
 from compiler.ir.type_rules import COMPARISONS
-from compiler.ir.types import BIT_WIDTHS, FLOAT_DTYPES, is_float, is_integer
+from compiler.ir.types import BIT_WIDTHS, FLOAT_DTYPES, integer_bounds, is_float, is_integer
 
 Scalar = bool | int | float
 Operand = Value | Scalar
@@ -65,7 +65,7 @@ def _fits(value: Scalar, dtype: str) -> bool:
         return isinstance(value, bool)
     if isinstance(value, float) or is_float(dtype) or dtype not in BIT_WIDTHS:
         return True  # a float tile takes any number as its own type, as Triton's
-    low, high = _bounds(dtype)
+    low, high = integer_bounds(dtype)
     return low <= value <= high
 
 
@@ -74,16 +74,8 @@ def saturated(value: float, dtype: str) -> int:
     toward zero, clamped to the type's range (infinities included); NaN is 0."""
     if math.isnan(value):
         return 0
-    low, high = _bounds(dtype)
+    low, high = integer_bounds(dtype)
     return low if value <= low else high if value >= high else math.trunc(value)
-
-
-def _bounds(dtype: str) -> tuple[int, int]:
-    """The least and the greatest number of an integer `dtype`."""
-    bits = BIT_WIDTHS[dtype]
-    if dtype.startswith("u"):
-        return 0, 2**bits - 1
-    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
 
 
 _SIGNED = frozenset({"i8", "i16", "i32", "i64"})
@@ -258,7 +250,7 @@ def _out_of_range(value: int, dtype: str) -> CompileError:
             "negative numbers (Triton refuses it); cast the tile to a signed type with "
             ".to(...) first"
         )
-    low, high = _bounds(dtype)
+    low, high = integer_bounds(dtype)
     return CompileError(
         f"{value} with {dtype} values: a Python number takes the tile's type, whose range is "
         f"[{low}, {high}] (Triton refuses it); cast the tile to a wider type with .to(...) first, "

@@ -140,6 +140,9 @@ class KernelHandle:
     def bind_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Parameters may also be passed by name (NineToothed's launch accepts both)."""
         names = self.names
+        if twice := [name for name in names[: len(args)] if name in kwargs]:
+            given = ", ".join(twice)
+            raise CompileError(f"{self.kernel_name}: {given} given by position and by name")
         by_name = {k: kwargs.pop(k) for k in list(kwargs) if k in names[len(args) :]}
         missing = [n for n in names[len(args) :] if n not in by_name]
         if missing:

@@ -27,6 +27,14 @@ def storage_width(dtype: str) -> int:
     return 8 if dtype == "i1" else BIT_WIDTHS[dtype]
 
 
+def integer_bounds(dtype: str) -> tuple[int, int]:
+    """The least and the greatest number of an integer dtype of fixed width (not `index`)."""
+    bits = BIT_WIDTHS[dtype]
+    if dtype.startswith("u"):
+        return 0, 2**bits - 1
+    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+
 def is_float(dtype: str) -> bool:
     return dtype in FLOAT_DTYPES
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import torch
 
 from compiler.backends.artifact import Artifact
+from compiler.ir.types import INT_DTYPES, integer_bounds
 from compiler.runtime.grid import evaluate_grid, integer_bindings
 
 
@@ -54,6 +55,27 @@ def check_bindings(artifact: Artifact, bindings: Mapping[str, object], device: s
                 )
         elif not _fits(value, kind):
             raise LaunchError(f"{where} needs a Python {kind} number, got {value!r}")
+        elif dtype in INT_DTYPES and not isinstance(value, bool):
+            check_range(artifact, name, value, *integer_bounds(dtype))
+
+
+def integer_numbers(artifact: Artifact) -> list[tuple[str, int, int]]:
+    """(name, least, greatest) of each integer number argument (not an index: the index width
+    check has those)."""
+    return [
+        (name, *integer_bounds(artifact.arg_dtypes[name]))
+        for name, kind in artifact.args
+        if kind != "buffer" and artifact.arg_dtypes[name] in INT_DTYPES
+    ]
+
+
+def check_range(artifact: Artifact, name: str, value: int, low: int, high: int) -> None:
+    """A Python int past its argument's dtype would reach the kernel wrapped (or truncated)."""
+    if not low <= value <= high:
+        raise LaunchError(
+            f"@{artifact.kernel_name} argument {name!r} is {value}, outside "
+            f"{artifact.arg_dtypes[name]} [{low}, {high}]; pass a number in that range"
+        )
 
 
 def grid_size(artifact: Artifact, bindings: Mapping[str, object]) -> int:

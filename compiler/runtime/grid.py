@@ -36,12 +36,24 @@ def evaluate_grid(expression: str, env: Mapping[str, int]) -> int:
     return value
 
 
+def _divides_by_zero(expression: str, env: Mapping[str, int]) -> str:
+    message = f"grid {expression!r} divides by zero for {dict(env)}"
+    empty = [name for name, value in env.items() if value == 0]
+    if not empty:
+        return message
+    # A tile as large as a dimension (-1) of an empty one has no size to count tiles of.
+    return (
+        f"{message}: {', '.join(empty)} = 0, and the arrangement counts tiles by it; give the "
+        "tensor at least one element there (or skip the call for empty tensors)"
+    )
+
+
 def _evaluate(node: ast.AST, expression: str, env: Mapping[str, int]) -> int:
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
         left = _evaluate(node.left, expression, env)
         right = _evaluate(node.right, expression, env)
         if isinstance(node.op, ast.FloorDiv | ast.Mod) and right == 0:
-            raise GridError(f"grid {expression!r} divides by zero for {dict(env)}")
+            raise GridError(_divides_by_zero(expression, env))
         return _OPERATORS[type(node.op)](left, right)
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value

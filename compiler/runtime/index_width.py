@@ -6,7 +6,8 @@ the backends that index in 64 bits.
 
 An index along a dimension stays below the size rounded up to a whole tile, so it is bounded by the
 size plus the largest block size less one: masked-off lanes compute such indices too, and one that
-wrapped around would pass its mask.
+wrapped around would pass its mask. A flattened dimension's size is a product of sizes, bounded by
+the tensor's element count.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def _overflow(artifact: Artifact, bindings: Mapping[str, object]) -> tuple[str, 
             continue
         sizes, strides = value.shape, value.stride()
         reach = sum((size + pad) * abs(stride) for size, stride in zip(sizes, strides, strict=True))
-        reach = max([reach, *sizes]) + pad
+        # A flattened dimension's index runs to the product of the sizes it joins (numel bounds
+        # them all), which stride-0 dimensions keep out of the reach.
+        reach = max([reach, *sizes, value.numel()]) + pad
         if reach > limit:
             return name, f"(sizes {tuple(sizes)}, strides {strides}) reaches element offset {reach}"
     return None

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 import torch
 
 from compiler.backends.artifact import Artifact
-from compiler.runtime.bindings import TORCH_DTYPES, LaunchError
+from compiler.runtime.bindings import TORCH_DTYPES, LaunchError, check_range, integer_numbers
 from compiler.runtime.coverage import covering
 from compiler.runtime.index_width import fitting
 from compiler.runtime.overlap import warn_overlaps
@@ -53,6 +53,8 @@ class LaunchPlan:
             if kind != "buffer" and artifact.arg_dtypes[name] == "index" and name in bindings
         }
         self.buffers = [name for name, kind in artifact.args if kind == "buffer"]
+        # A number's type is in the signature, its value not: an int is range-checked each call.
+        self.integers = [number for number in integer_numbers(artifact) if number[0] in bindings]
         self.unused = {self.names.index(name) for name in artifact.unused_buffers}
         self.views = {
             self.names.index(name): (dtype, IR_TO_TORCH[artifact.arg_dtypes[name]])
@@ -70,7 +72,15 @@ class LaunchPlan:
             storages = {bindings[name].untyped_storage().data_ptr() for name in self.buffers}
             if len(storages) < len(self.buffers):
                 warn_overlaps(self.artifact, bindings, stacklevel)
+        for name, low, high in self.integers:
+            if not low <= bindings[name] <= high:
+                self.refuse_integer(name, bindings[name])
         self.run(self.values(bindings))
+
+    def refuse_integer(self, name: str, value: int) -> None:
+        """Raises: `value`, given for integer argument `name`, is outside its dtype."""
+        _, low, high = next(number for number in self.integers if number[0] == name)
+        check_range(self.artifact, name, value, low, high)
 
     def values(self, bindings: Mapping[str, object]) -> list[object]:
         """The kernel's arguments in order: buffers of the dtype the kernel takes them as (an

@@ -123,6 +123,12 @@ def _body(
         meets.append(f"({meet} and {at_i} != {at_j})" if same_layout else f"({meet})")
     packed = f"[{', '.join(values)}]"
     lines = [f"    if {' or '.join(meets)}:", "        warn(args, stacklevel + 1)"] if meets else []
+    for name, low, high in plan.integers:  # a number's value is not in the signature
+        at = values[plan.names.index(name)]
+        lines += [
+            f"    if not {low} <= {at} <= {high}:",
+            f"        plan.refuse_integer({name!r}, {at})",
+        ]
     lines.append(
         f"    plan.run(plan.adapt({packed}))"
         if plan.unused or plan.views

@@ -26,10 +26,11 @@ def test_evaluates_over_arguments_and_meta_symbols():
         ("1.5", "is not allowed"),
         ("m + 1", "'m' is not bound; bound: n"),
         ("n // 0", "divides by zero"),
+        ("4 // (z // 4)", "z = 0, and the arrangement counts tiles by it"),
         ("0 - n", "is negative"),
         ("n +", "is not an expression"),
     ],
 )
 def test_rejects(expression, message):
     with pytest.raises(GridError, match=message):
-        evaluate_grid(expression, {"n": 4})
+        evaluate_grid(expression, {"n": 4, "z": 0})

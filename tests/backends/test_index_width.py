@@ -168,3 +168,26 @@ def test_an_index_argument_past_the_width_takes_the_wide_form(backend, without_w
     without_wide_form(backend)
     with pytest.raises(LaunchError, match=r"and n is 2147483653, past 2147483647"):
         fitting(artifact, bindings)
+
+
+def arrange_flat(out, y):
+    return out.tile((16,)), y.flatten()[5:69].tile((16,))
+
+
+def copy_flat(out, y):
+    out = y  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_flattened_size_past_the_width_takes_the_wide_form(backend):
+    """Every size and offset of `y` fits 32 bits (stride 0: 128 KiB), but its flattened size, a
+    product the kernel computes for the bounds check, is past 2^31: in 32 bits it wrapped negative
+    and every mask was false. The same handle on a small `y` before and after."""
+    row = torch.arange(2**15 + 3, dtype=torch.int32)
+    handle = ninetoothed.make(arrange_flat, copy_flat, (Tensor(1), Tensor(2)), backend=backend)
+    for rows in (4, 2**16 + 1, 4):
+        out, y = torch.full((64,), -99, dtype=torch.int32), row.expand(rows, row.numel())
+        handle(out, y)
+        assert torch.equal(out, row[5:69]), rows
+        bits = fitting(handle.last, handle.bindings(out, y)).index_bits
+        assert bits == (64 if rows > 4 else handle.last.index_bits), rows

@@ -137,6 +137,8 @@ def test_calls_the_signature_cannot_read_are_refused_as_compiling_them_says():
         handle(3.0, poisoned(4))
     with pytest.raises(CompileError, match=r"missing argument\(s\) out"):
         handle(poisoned(4))
+    with pytest.raises(CompileError, match="out given by position and by name"):
+        handle(poisoned(4), poisoned(4), out=poisoned(4))
     assert not handle._plans
 
 

@@ -11,6 +11,7 @@ import compiler.dsl as ninetoothed
 import compiler.dsl.language as ntl
 from compiler.backends import TARGETS
 from compiler.dsl import Tensor
+from compiler.runtime.bindings import LaunchError
 
 
 def arrangement(x, flag, out):
@@ -62,3 +63,42 @@ def test_a_scalar_tiled_like_the_tensors_stays_a_scalar(backend):
         out = torch.full((13,), math.nan)
         kernel(x, flag, out)
         torch.testing.assert_close(out, EXPECTED[branched](x, flag), rtol=0, atol=0)
+
+
+def arrange_affine(x, scale, shift, out):
+    return x.tile((8,)), scale, shift, out.tile((8,))
+
+
+def affine(x, scale, shift, out):
+    out = x * scale + shift  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_an_int_past_its_dtype_is_refused_on_every_call(backend):
+    """An int argument is i64: 2^63 would reach the kernel wrapped to -2^63 (2^64 + 5 as 5).
+    Refused on a first call and on a planned signature's later calls (its value is not in the
+    signature); the plan still runs after it."""
+    tensors = (Tensor(1), Tensor(0), Tensor(0), Tensor(1))
+    handle = ninetoothed.make(arrange_affine, affine, tensors, backend=backend)
+    x = torch.randn(16)
+    for shift in (3, 2**63, -(2**63) - 1, 2**64 + 5, -(2**63)):
+        out = torch.full_like(x, float("nan"))
+        if -(2**63) <= shift < 2**63:
+            handle(x, 2.0, shift, out)
+            assert torch.equal(out, x * 2.0 + float(shift)), shift
+        else:
+            with pytest.raises(LaunchError, match=rf"'shift' is {shift}, outside i64"):
+                handle(x, 2.0, shift, out)
+            assert out.isnan().all()
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_float_argument_is_rounded_to_f32(backend):
+    """A float argument is f32, as Triton's launcher passes it: 1e39 is inf, 1e-46 is 0."""
+    tensors = (Tensor(1), Tensor(0), Tensor(0), Tensor(1))
+    handle = ninetoothed.make(arrange_affine, affine, tensors, backend=backend)
+    x = torch.tensor([0.25, -0.5, 1.0, 3e-39, 2.0, -1.0, 0.5, 4.0])
+    for scale, rounded in ((1e39, math.inf), (1e-46, 0.0), (0.1, 0.1)):
+        out = torch.full_like(x, float("nan"))
+        handle(x, scale, 0, out)
+        assert torch.equal(out, x * torch.tensor(rounded, dtype=torch.float32)), scale

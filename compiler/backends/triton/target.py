@@ -118,8 +118,10 @@ TARGET = Target(
             decorator="@triton.jit",
             names_used=frozenset({"triton", "tl", "range", "float"}),
             # An int argument equal to 1 arrives as a constexpr, and the interpreter's loop index
-            # is a Python int: make both tensors like any other value.
-            to_value="tl.to_tensor({name})",
+            # is a Python int: make both tensors like any other value. Triton types a host number
+            # by its value (an int that fits 32 bits is int32, a float past f32's range f64):
+            # the cast gives it the IR's dtype (64-bit sizes in the wide form, f32 rounding).
+            to_value="tl.to_tensor({name}).to({dtype})",
         ),
         # Sizes a program declares constexpr may stay parameters (`ntc compile` without -D), as
         # in NineToothed: the JIT specialises on their values at launch.

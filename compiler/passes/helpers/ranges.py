@@ -10,7 +10,7 @@ is anywhere in its dtype's range after that (its arithmetic wraps).
 from __future__ import annotations
 
 from compiler.ir import Block, Kernel, Operation, Value
-from compiler.ir.types import BIT_WIDTHS, is_integer
+from compiler.ir.types import BIT_WIDTHS, integer_bounds, is_integer
 from compiler.passes.helpers.constants import represent
 from compiler.passes.helpers.rewrite import defining_op
 
@@ -122,7 +122,7 @@ def _whole_range(dtype: str) -> Interval:
     bits = BIT_WIDTHS.get(dtype)
     if bits is None or not is_integer(dtype) or dtype == "i1":
         return _UNKNOWN
-    return (0, 2**bits - 1) if dtype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+    return integer_bounds(dtype)
 
 
 def _fits(dtype: str, interval: Interval) -> bool:
