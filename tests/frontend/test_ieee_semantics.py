@@ -29,7 +29,7 @@ def _inputs() -> torch.Tensor:
 
 
 def _run(application, backend: str, x: torch.Tensor, columns: int = 16) -> torch.Tensor:
-    out = torch.full((x.shape[0], columns), 12345.0)
+    out = torch.full((x.shape[0], columns), 12345.0, dtype=x.dtype)
     kernel = ninetoothed.make(
         lambda x, out: (x.tile((1, 16)), out.tile((1, -1))),
         application,
@@ -45,7 +45,8 @@ def _same(actual: torch.Tensor, expected: torch.Tensor) -> None:
     """Equal bit for bit where not NaN (so -0.0 differs from 0.0), NaN where expected."""
     assert torch.equal(actual.isnan(), expected.isnan()), (actual, expected)
     numbers = ~expected.isnan()
-    assert torch.equal(actual[numbers].view(torch.int32), expected[numbers].view(torch.int32))
+    bits = {torch.float32: torch.int32, torch.float16: torch.int16}[expected.dtype]
+    assert torch.equal(actual[numbers].view(bits), expected[numbers].view(bits))
 
 
 def extremes(x, out):
@@ -109,8 +110,10 @@ def test_max_and_min_reductions_pass_nan_over(backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_arithmetic_with_zero_keeps_special_values(backend):
-    x = _inputs()
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_arithmetic_with_zero_keeps_special_values(backend, dtype):
+    """In f16 too: TileLang's folder took `x * 0.0` for 0 where the zero was an f16 Let."""
+    x = _inputs().to(dtype)
     pairs = torch.stack([torch.stack([x * 0.0, x + 0.0], -1), torch.stack([0.0 - x, -x], -1)], -1)
     _same(_run(zeros, backend, x, columns=64), pairs.reshape(x.shape[0], 64))
 

@@ -96,6 +96,19 @@ def test_unsigned_negation_wraps(backend, dtype):
     assert torch.equal(_run(negated_positive, backend, x, out_dtype=torch.bool), expected > 0)
 
 
+def constant_casts(x, out):
+    out = x + ntl.cast(-1, ntl.uint8) + ntl.cast(300, ntl.uint8)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_constant_cast_between_integers_wraps(backend):
+    """A cast of a constant out of the type's range is folded to the number the cast gives
+    (TIR's folder refused to make a uint of -1, at build time)."""
+    x = _inputs(torch.uint8, 4)
+    expected = _wrap(x.long() + 255 + 44, torch.uint8)
+    assert torch.equal(_run(constant_casts, backend, x, out_dtype=torch.uint8).long(), expected)
+
+
 def unsigned_64_negated(x, out):
     u = x.to(ntl.uint64, bitcast=True)
     minus = (0 - u).to(ntl.int64, bitcast=True)

@@ -53,7 +53,11 @@ def _alloc(op: OpText) -> str:
 
 # Floats with the integer types of their bits: TileLang's C writer prints float constants to 7
 # significant digits, which changes most f32 and f64 values; integers it prints exactly.
+# A float type's numpy type (bf16's value is exact in f32, whose upper half are its bits) and the
+# integer type of its bits.
 _FLOAT_BITS = {
+    "T.float16": (np.float16, np.int16, "T.int16"),
+    "T.bfloat16": (np.float32, np.int32, "T.int16"),
     "T.float32": (np.float32, np.int32, "T.int32"),
     "T.float64": (np.float64, np.int64, "T.int64"),
 }
@@ -71,7 +75,7 @@ def _constant(op: OpText) -> str:
     float_type, bits_type, bits_dtype = _FLOAT_BITS[dtype]
     if value != 0 and float_type(f"{value:.6e}") == float_type(value):
         return let
-    bits = int(np.array(value, float_type).view(bits_type))
+    bits = int(np.array(value, float_type).view(bits_type)) >> (16 if dtype == "T.bfloat16" else 0)
     cell = f"{name}_bits"
     return "\n".join(
         [

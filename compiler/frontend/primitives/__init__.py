@@ -24,10 +24,12 @@ from compiler.frontend.primitives import (
     pairs,
     random,
     shapes,
+    transcendental,
 )
 
 PRIMITIVES: dict[str, Callable] = {
     **elementwise.PRIMITIVES,
+    **transcendental.PRIMITIVES,
     **libdevice.PRIMITIVES,
     **shapes.PRIMITIVES,
     **along_axis.PRIMITIVES,

@@ -1,5 +1,6 @@
 """Elementwise primitives: Triton's math, casts, selection, and `libdevice` functions composed from
-the math ops every target has (so no target needs a library of its own)."""
+the math ops every target has (so no target needs a library of its own; the hyperbolic and inverse
+trigonometric ones are in `transcendental.py`)."""
 
 from __future__ import annotations
 
@@ -180,107 +181,6 @@ def _umulhi_64(arith: Arith, x: Value, y: Value) -> Value:
 _LOW_32 = 2**32 - 1
 
 
-def _exp_pair(arith: Arith, x: object) -> tuple[Value, Value]:
-    x = _float(arith, x)
-    return arith.unary("math.exp", x), arith.unary("math.exp", arith.b.value("arith.neg", x))
-
-
-def cosh(arith: Arith, arg0: object) -> Value:
-    up, down = _exp_pair(arith, arg0)
-    return arith.binary("arith.mul", arith.binary("arith.add", up, down), 0.5)
-
-
-def sinh(arith: Arith, arg0: object) -> Value:
-    up, down = _exp_pair(arith, arg0)
-    return arith.binary("arith.mul", arith.binary("arith.sub", up, down), 0.5)
-
-
-def acosh(arith: Arith, arg0: object) -> Value:
-    x = _float(arith, arg0)
-    root = arith.unary("math.sqrt", arith.binary("arith.sub", arith.binary("arith.mul", x, x), 1.0))
-    return arith.unary("math.log", arith.binary("arith.add", x, root))
-
-
-def asinh(arith: Arith, arg0: object) -> Value:
-    x = _float(arith, arg0)
-    size = arith.unary("math.abs", x)
-    root = arith.unary("math.sqrt", arith.binary("arith.add", arith.binary("arith.mul", x, x), 1.0))
-    magnitude = arith.unary("math.log", arith.binary("arith.add", size, root))
-    return arith.where(
-        arith.compare("lt", x, 0.0), arith.b.value("arith.neg", magnitude), magnitude
-    )
-
-
-def atanh(arith: Arith, arg0: object) -> Value:
-    x = _float(arith, arg0)
-    ratio = arith.binary(
-        "arith.div", arith.binary("arith.add", 1.0, x), arith.binary("arith.sub", 1.0, x)
-    )
-    return arith.binary("arith.mul", arith.unary("math.log", ratio), 0.5)
-
-
-def log1p(arith: Arith, arg0: object) -> Value:
-    """log(1 + x) without losing small x: log(u) * x / (u - 1) with u = 1 + x (Goldberg)."""
-    x = _float(arith, arg0)
-    u = arith.binary("arith.add", x, 1.0)
-    scaled = arith.binary(
-        "arith.div",
-        arith.binary("arith.mul", arith.unary("math.log", u), x),
-        arith.binary("arith.sub", u, 1.0),
-    )
-    return arith.where(arith.compare("eq", u, 1.0), x, scaled)
-
-
-def expm1(arith: Arith, arg0: object) -> Value:
-    """exp(x) - 1 without losing small x: (u - 1) * x / log(u) with u = exp(x) (Kahan)."""
-    x = _float(arith, arg0)
-    u = arith.unary("math.exp", x)
-    direct = arith.binary("arith.sub", u, 1.0)
-    scaled = arith.binary(
-        "arith.div", arith.binary("arith.mul", direct, x), arith.unary("math.log", u)
-    )
-    large = arith.compare("gt", arith.unary("math.abs", x), 0.5)
-    return arith.where(arith.compare("eq", u, 1.0), x, arith.where(large, direct, scaled))
-
-
-def tan(arith: Arith, arg0: object) -> Value:
-    x = _float(arith, arg0)
-    return arith.binary("arith.div", arith.unary("math.sin", x), arith.unary("math.cos", x))
-
-
-def asin(arith: Arith, arg0: object) -> Value:
-    x = _float(arith, arg0)
-    cosine = arith.unary(
-        "math.sqrt", arith.binary("arith.sub", 1.0, arith.binary("arith.mul", x, x))
-    )
-    return _atan2(arith, x, cosine)
-
-
-def acos(arith: Arith, arg0: object) -> Value:
-    return arith.binary("arith.sub", math.pi / 2, asin(arith, arg0))
-
-
-def _atan2(arith: Arith, y: Value, x: Value) -> Value:
-    """atan2 from atan: the quadrant from the signs of x and y."""
-    base = arith.unary("math.atan", arith.binary("arith.div", y, x))
-    turn = arith.where(arith.compare("lt", y, 0.0), -math.pi, math.pi)
-    shifted = arith.where(arith.compare("lt", x, 0.0), arith.binary("arith.add", base, turn), base)
-    on_axis = arith.where(arith.compare("lt", y, 0.0), -math.pi / 2, math.pi / 2)
-    return arith.where(arith.compare("eq", x, 0.0), on_axis, shifted)
-
-
-def atan2(arith: Arith, arg0: object, arg1: object) -> Value:
-    return _atan2(arith, _float(arith, arg0), _float(arith, arg1))
-
-
-def exp10(arith: Arith, arg0: object) -> Value:
-    return arith.unary("math.exp2", arith.binary("arith.mul", _float(arith, arg0), math.log2(10.0)))
-
-
-def log10(arith: Arith, arg0: object) -> Value:
-    return arith.binary("arith.mul", arith.unary("math.log2", arg0), math.log10(2.0))
-
-
 def trunc(arith: Arith, arg0: object) -> Value:
     x = _float(arith, arg0)
     down, up = arith.unary("math.floor", x), arith.unary("math.ceil", x)
@@ -366,15 +266,10 @@ PRIMITIVES: dict[str, Callable] = {
             clamp,
             fma,
             cdiv,
-            cosh,
-            sinh,
-            acosh,
-            asinh,
-            atanh,
-            log1p,
+            trunc,
+            round,
         )
     },
-    **{f.__name__: f for f in (expm1, tan, asin, acos, atan2, exp10, log10, trunc, round)},
     **{f.__name__: f for f in (nearbyint, isnan, isinf, pow, fdiv, div_rn, umulhi)},
     "rint": nearbyint,
 }

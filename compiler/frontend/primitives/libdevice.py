@@ -14,18 +14,9 @@ from collections.abc import Callable
 
 from compiler.errors import CompileError
 from compiler.frontend.arith import Arith
-from compiler.frontend.primitives.elementwise import (
-    _float,
-    _unary,
-    exp10,
-    log10,
-    nearbyint,
-    pow,
-    tan,
-    trunc,
-    umulhi,
-)
+from compiler.frontend.primitives.elementwise import _float, _unary, nearbyint, pow, trunc, umulhi
 from compiler.frontend.primitives.elementwise import round as round_half_away
+from compiler.frontend.primitives.transcendental import exp10, log10, tan
 from compiler.ir.core import Value
 from compiler.ir.types import BIT_WIDTHS, is_float
 

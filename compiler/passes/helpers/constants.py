@@ -1,7 +1,8 @@
 """Constants: reading and making `arith.constant` splats, and evaluating ops on constant operands.
 
-Evaluation follows the result dtype: integers must fit their width (no fold otherwise), floats are
-rounded to f16/bf16/f32 as the hardware would, `idiv`/`irem` truncate toward zero.
+Evaluation follows the result dtype: integers must fit their width (no fold otherwise; a cast
+between integers wraps, as every target's conversion does), floats are rounded to f16/bf16/f32 as
+the hardware would, `idiv`/`irem` truncate toward zero.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 from compiler.ir import Builder, Operation, Value, fp8
 from compiler.ir.interpreter import reinterpret
 from compiler.ir.type_rules import COMPARISONS
-from compiler.ir.types import ScalarType, TileType, is_float, is_integer
+from compiler.ir.types import INT_DTYPES, ScalarType, TileType, integer_bounds, is_float, is_integer
 
 Scalar = int | float | bool
 
@@ -66,7 +67,13 @@ def evaluate(op: Operation, values: list[Scalar]) -> Scalar | None:
         return None
     dtype = op.operands[0].type.dtype if op.operands else None
     result = _compute(op, dtype, inputs)
-    return None if result is None else represent(op.result.type.dtype, result)
+    if result is None:
+        return None
+    target = op.result.type.dtype
+    if op.name == "arith.cast" and is_integer(dtype) and target in INT_DTYPES:
+        low, high = integer_bounds(target)
+        result = (result - low) % (high - low + 1) + low
+    return represent(target, result)
 
 
 def _compute(op: Operation, dtype: str, x: list[Scalar]) -> Scalar | None:

@@ -124,7 +124,8 @@ def atan(b: Builder, op: Operation) -> Value:
     if denominator != [1.0]:
         ratio = o.div(ratio, o.poly(z, denominator))
     magnitude = o.add(base, o.add(o.mul(ratio, reduced), reduced))
-    return o.where(o.cmp("lt", x, 0.0), o.op("arith.neg", magnitude), magnitude)
+    signed = o.where(o.cmp("lt", x, 0.0), o.op("arith.neg", magnitude), magnitude)
+    return o.where(o.cmp("eq", x, 0.0), x, signed)  # atan(-0.0) is -0.0
 
 
 def pow(b: Builder, op: Operation) -> Value:  # noqa: A001 - the op's name
