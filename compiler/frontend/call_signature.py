@@ -4,9 +4,10 @@ as a hashable key, so that `KernelHandle` plans a launch once per signature (see
 
 Per buffer: dtype, device, sizes and strides (the index arguments; they decide the index width,
 the grid and its coverage, and which index arguments equal 1 or a multiple) and whether its data
-starts aligned as the target's specialization asks. Per number: its type (which decides its dtype
-where the program declares none). Per constexpr parameter: its type and value. Keyword arguments
-(constexpr and meta values) by name, type and value.
+starts aligned as the target's specialization asks. Per number: its type and, for an int, whether
+it fits 32 bits or is past 2^63 (which decide its dtype where the program declares none). Per
+constexpr parameter: its type and value. Keyword arguments (constexpr and meta values) by name,
+type and value.
 
 A handle reads the key with a function written for its parameters (`signature_reader`): one flat
 expression per call, no loop and no type tests, as a launch is made for every call. Calls that no
@@ -20,6 +21,7 @@ its ragged size as the symbol torch gives it, but the handle keeps no plan for s
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -49,6 +51,20 @@ class Reading:
     pointers: tuple[str, ...]
 
 
+_INT_CLASS = (
+    "(0 if -2147483648 <= {p} <= 2147483647 else 2 if {p} > 9223372036854775807 else 1) "
+    "if type({p}) is int else 0"
+)
+
+
+def number_dtype(value: numbers.Number) -> str:
+    """A Python number's IR type, as Triton specialises on it: a bool i1, a float f32, an int
+    i32 where it fits, u64 from 2^63, else i64 (a reader keys calls by the class)."""
+    if isinstance(value, bool | float):
+        return "i1" if isinstance(value, bool) else "f32"
+    return "i32" if -(2**31) <= value < 2**31 else "u64" if value >= 2**63 else "i64"
+
+
 def reading(kinds: Sequence[str], alignment: int) -> Reading:
     """`kinds[i]`: the kind of parameter i (BUFFER, NUMBER or CONSTANT); `alignment`: the bytes
     the target specializes data pointers on (0: none)."""
@@ -59,8 +75,9 @@ def reading(kinds: Sequence[str], alignment: int) -> Reading:
         if kind == BUFFER:
             parts += [f"{param}.dtype", f"{param}.device", f"{param}.shape", f"{param}.stride()"]
             parts += [f"p{param} % {alignment} == 0"] if alignment else []
-        elif kind == NUMBER:
+        elif kind == NUMBER:  # the type, and an int's class (i32, i64, u64: `number_dtype`)
             parts.append(f"type({param})")
+            parts.append(_INT_CLASS.format(p=param))
         else:
             parts += [f"type({param})", param]
     lines = [f"{''.join(p + ', ' for p in params)}= args"]

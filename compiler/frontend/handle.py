@@ -23,6 +23,7 @@ from compiler.frontend.call_signature import (
     NUMBER,
     alignment,
     keyword_key,
+    number_dtype,
     reading,
     signature_reader,
 )
@@ -101,6 +102,12 @@ class KernelHandle:
         self._read_signature = self._first_read  # the reader is written on the first launch
         self.last = None
 
+    def __getstate__(self) -> dict:
+        """A copy for another process (a pool's worker) plans its launches anew: plans are code
+        generated in this one. Its compiled artifacts go with it."""
+        plans = {"_plans": {}, "_recent": _unplanned, "_read_signature": self._first_read}
+        return {**vars(self), **plans, "_recent_artifact": None}
+
     def _first_read(self, args: tuple) -> tuple:
         """Writes the signature reader (`call_signature.py`) and reads `args` with it: a handle
         that is only compiled never needs one. The guarded calls of its plans read as it does."""
@@ -127,7 +134,7 @@ class KernelHandle:
                 check_declared_sizes(name, tensor, arg)
                 specs.append(ArgSpec("tensor", _tensor_dtype(name, arg)))
             elif isinstance(arg, numbers.Number) and tensor.ndim == 0:
-                dtype = ir_dtype(tensor.dtype) if tensor.dtype else _number_dtype(arg)
+                dtype = ir_dtype(tensor.dtype) if tensor.dtype else number_dtype(arg)
                 specs.append(ArgSpec("scalar", dtype))
             else:
                 raise CompileError(
@@ -350,13 +357,6 @@ def in_memory(tensor: Tensor, arranged: Tensor) -> bool:
     """A buffer, not a number: any tensor with dims, and a zero-dimensional one the arrangement
     makes tiles of (`output.unsqueeze(0).tile((1,))`)."""
     return tensor.ndim > 0 or arranged is not tensor
-
-
-def _number_dtype(value: numbers.Number) -> str:
-    """A Python number's IR type, as Triton specialises on it: bool, int or float."""
-    if isinstance(value, bool):
-        return "i1"
-    return "f32" if isinstance(value, float) else "i64"
 
 
 def make(arrangement, application, tensors, *, backend: str = "triton", **options):

@@ -16,20 +16,53 @@ from pathlib import Path
 from types import ModuleType
 
 
+class CacheError(OSError):
+    """The cache directory cannot hold a file; names it, how it was chosen and the fix."""
+
+
 def cache_dir() -> Path:
-    return Path(os.environ.get("NTC_CACHE_DIR") or Path.home() / ".cache" / "ntc")
+    """Absolute: the TVM worker, which reads its files, does not follow the caller's `chdir`."""
+    return Path(os.environ.get("NTC_CACHE_DIR") or Path.home() / ".cache" / "ntc").absolute()
+
+
+def ensure_dir(directory: Path) -> Path:
+    """`directory` made if need be, or a CacheError naming $NTC_CACHE_DIR."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _unwritable(directory, error) from None
+    return directory
+
+
+def _unwritable(directory: Path, error: OSError) -> CacheError:
+    chosen = "$NTC_CACHE_DIR" if os.environ.get("NTC_CACHE_DIR") else "the default"
+    return CacheError(
+        f"the kernel cache {directory} ({chosen}) cannot be written: {error.strerror or error}; "
+        "set NTC_CACHE_DIR to a directory this user may write"
+    )
 
 
 def source_file(source: str) -> Path:
-    """The cached file holding `source`, written (atomically) if it is not there yet."""
+    """The cached file holding `source`, written (atomically) if it is not there yet or no longer
+    holds it (its name is its digest: a file cut short would import as a kernel cut short)."""
     directory = cache_dir()
     path = directory / f"{hashlib.sha256(source.encode()).hexdigest()}.py"
-    if not path.exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=directory, suffix=".tmp", delete=False) as f:
-            f.write(source)
+    if not _holds(path, source):
+        ensure_dir(directory)
+        try:
+            with tempfile.NamedTemporaryFile("w", dir=directory, suffix=".tmp", delete=False) as f:
+                f.write(source)
+        except OSError as error:
+            raise _unwritable(directory, error) from None
         os.replace(f.name, path)
     return path
+
+
+def _holds(path: Path, source: str) -> bool:
+    try:
+        return path.read_text() == source
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def load_module(source: str, variant: str = "") -> ModuleType:

@@ -20,7 +20,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from compiler.runtime.cache import cache_dir
+from compiler.runtime.cache import cache_dir, ensure_dir
+from compiler.runtime.sealed import intact, replace_sealed
 
 SHIM_DIR = Path(__file__).parent / "cuda_shim"
 HEADERS = {"cpu": "ntc_cuda_host.h", "cuda": "ntc_cuda_device.h"}  # under SHIM_DIR
@@ -98,9 +99,9 @@ def _cached(kernel_name: str, text: str, command: list[str], header: str, suffix
     key = hashlib.sha256("\0".join([*command, shim, text]).encode())
     directory = cache_dir() / "cuda"
     output = directory / f"{key.hexdigest()}{suffix}"
-    if output.exists():
+    if intact(output):
         return output
-    directory.mkdir(parents=True, exist_ok=True)
+    ensure_dir(directory)
     source_file = directory / f"{key.hexdigest()}.cu"  # kept: the file an error points into
     _write_atomically(source_file, text)
     handle, temporary = tempfile.mkstemp(dir=directory, suffix=f".tmp{suffix}")
@@ -111,13 +112,18 @@ def _cached(kernel_name: str, text: str, command: list[str], header: str, suffix
             capture_output=True,
             text=True,
         )
+        if run.returncode < 0:  # killed (out of memory, a signal): nothing wrong in the source
+            raise BuildError(
+                f"@{kernel_name}: {Path(compiler).name} was killed by signal {-run.returncode} "
+                f"compiling {source_file}; launch again (if it recurs, check memory and {compiler})"
+            )
         if run.returncode != 0:
             raise BuildError(
-                f"@{kernel_name}: {Path(compiler).name} rejected {source_file}:\n"
-                f"{run.stderr.strip()}\nfix the spelling that produced the failing line "
-                "(compiler/backends/cuda/target.py) or the IR before emission"
+                f"@{kernel_name}: {Path(compiler).name} rejected {source_file} (status "
+                f"{run.returncode}):\n{run.stderr.strip()}\nfix the spelling that produced the "
+                "failing line (compiler/backends/cuda/target.py) or the IR before emission"
             )
-        os.replace(temporary, output)
+        replace_sealed(temporary, output)
     finally:
         if os.path.exists(temporary):
             os.remove(temporary)

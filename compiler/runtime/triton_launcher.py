@@ -1,8 +1,11 @@
 """Runs a Triton artifact on torch tensors: compiled on a CUDA GPU, else in Triton's interpreter
-(see `triton_mode.py` for how the interpreter is switched on)."""
+(see `triton_mode.py` for how the interpreter is switched on). The interpreter keeps the program
+being run in globals of its own (the grid, the program id), so its launches from several threads
+take turns."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 
 from compiler.backends.artifact import Artifact
@@ -24,4 +27,14 @@ def prepare(artifact: Artifact, bindings: Mapping[str, object]) -> Runner:
     launcher = getattr(module, artifact.kernel_name)[grid]
     options = {"num_warps": artifact.num_warps, "num_stages": artifact.num_stages}
     options = {k: v for k, v in options.items() if v is not None}
-    return lambda values: launcher(*values, **options)
+    if not interpret:
+        return lambda values: launcher(*values, **options)
+
+    def run(values) -> None:
+        with _INTERPRETER:
+            launcher(*values, **options)
+
+    return run
+
+
+_INTERPRETER = threading.Lock()

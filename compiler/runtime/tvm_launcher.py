@@ -61,13 +61,17 @@ def prepare(artifact: Artifact, bindings: Mapping[str, object]) -> Runner:
     request |= {"source": str(source), "library": str(cache_dir() / f"{source.stem}.{target}.so")}
     where = f"TVM kernel @{artifact.kernel_name} ({source})"
     kinds = [kind for _, kind in artifact.args]
+    # TVM's calls take a 64-bit signed int: a u64 argument from 2^63 goes as its bits.
+    unsigned = [artifact.arg_dtypes[name] == "u64" for name, _ in artifact.args]
 
     def run(values: Sequence[object]) -> None:
         arena = _Arena([v for v, kind in zip(values, kinds, strict=True) if kind == "buffer"])
         try:
             args = [
-                ["buffer", *arena.place(v)] if kind == "buffer" else ["scalar", v, None, None]
-                for v, kind in zip(values, kinds, strict=True)
+                ["buffer", *arena.place(v)]
+                if kind == "buffer"
+                else ["scalar", v - 2**64 if wraps and v >= 2**63 else v, None, None]
+                for v, kind, wraps in zip(values, kinds, unsigned, strict=True)
             ]
             message = request | {"args": args, "arena": arena.path, "arena_bytes": arena.size}
             _worker().request(message, where)
@@ -203,12 +207,14 @@ class _Worker:
                 line = ""
             except BaseException:  # e.g. Ctrl-C while it works: its late reply would be misread
                 self.process.kill()
+                self.process.wait()  # gone before the next launch asks whether it is alive
                 raise
         if not line:
             status = self.process.wait()
             raise TVMError(
                 f"{where}: the TVM worker ({self.python}) stopped with status {status} (its "
-                "messages are above, on stderr); a new worker starts on the next launch"
+                "messages are above, on stderr; a ModuleNotFoundError there means that Python "
+                f"lacks apache-tvm: see ${PYTHON_VARIABLE}); a new worker starts on the next launch"
             )
         reply = json.loads(line)
         if not reply["ok"]:
@@ -242,11 +248,11 @@ def tvm_python() -> Path:
     """The interpreter with apache-tvm 0.27: `$NTC_TVM_PYTHON`, else `.venv-tvm/bin/python`."""
     configured = os.environ.get(PYTHON_VARIABLE)
     python = Path(configured) if configured else DEFAULT_PYTHON
-    if not os.access(python, os.X_OK):
+    if not (python.is_file() and os.access(python, os.X_OK)):
         where = f"${PYTHON_VARIABLE} is {configured}, which" if configured else f"{python}"
         raise TVMError(
             f"the TVM backend builds and runs kernels with apache-tvm 0.27 in its own Python, and "
-            f"{where} is not there; run `make install` (it creates .venv-tvm), or set "
-            f"{PYTHON_VARIABLE} to a Python with apache-tvm==0.27.0.post1 and numpy"
+            f"{where} is not an executable file; run `make install` (it creates .venv-tvm), or "
+            f"set {PYTHON_VARIABLE} to a Python with apache-tvm==0.27.0.post1 and numpy"
         )
     return python

@@ -205,10 +205,33 @@ def test_builds_are_cached(add, monkeypatch):
     assert build_library(add.source, add.kernel_name, "cpu") == first
 
 
+def test_a_damaged_build_is_built_again(add, tmp_path, monkeypatch):
+    """A library cut short crashed the process that loaded it (SIGBUS): builds are sealed with
+    their digest, and one that does not match is compiled again."""
+    monkeypatch.setenv("NTC_CACHE_DIR", str(tmp_path))
+    library = build_library(add.source, add.kernel_name, "cpu")
+    whole = library.read_bytes()
+    library.write_bytes(whole[: len(whole) // 2])
+    assert build_library(add.source, add.kernel_name, "cpu") == library
+    assert library.read_bytes() == whole
+
+
 def test_compile_errors_name_the_kernel_and_the_file():
     broken = VECTOR_ADD.replace("v6 + v7", "v6 + undeclared")
-    with pytest.raises(BuildError, match=r"(?s)@vector_add: g\+\+ rejected .*\.cu:\n.*undeclared"):
+    with pytest.raises(
+        BuildError, match=r"(?s)@vector_add: g\+\+ rejected .*\.cu \(status 1\):\n.*undeclared"
+    ):
         build_library(broken, "vector_add", "cpu")
+
+
+def test_a_compiler_killed_says_so_and_blames_no_spelling(add, tmp_path, monkeypatch):
+    killed = tmp_path / "killed-cxx"
+    killed.write_text("#!/bin/sh\nkill -9 $$\n")
+    killed.chmod(0o755)
+    monkeypatch.setenv("CXX", str(killed))
+    monkeypatch.setenv("NTC_CACHE_DIR", str(tmp_path))
+    with pytest.raises(BuildError, match=r"killed-cxx was killed by signal 9 .*launch again"):
+        build_library(add.source, add.kernel_name, "cpu")
 
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs the CUDA toolkit")

@@ -48,7 +48,7 @@ def test_header_names_the_ssa_it_came_from():
 
 def test_one_line_per_op_in_program_order():
     kernel = load_ir("masked_add")
-    body = emit(kernel, TRITON).splitlines()[8:]  # after `n = tl.to_tensor(n)`
+    body = emit(kernel, TRITON).splitlines()[8:]  # after `n = tl.to_tensor(n).to(tl.int32)`
     assert [line.split(" = ")[0].strip() for line in body[:3]] == ["v0", "v1", "v2"]
     assert len(body) == len(kernel.body.ops)
 
@@ -69,7 +69,7 @@ def test_loop_carried_values_are_reassigned_at_once():
     # yield(%b, %a, %s + %a): the swap reads both old values before either is overwritten.
     assert loop[:8] == [
         "for v16 in range(v11, steps, v12):",
-        "v17 = tl.to_tensor(v16)",
+        "v17 = tl.to_tensor(v16).to(tl.int32)",
         "v18 = v15 + v13",
         "v19 = v14",
         "v20 = v13",

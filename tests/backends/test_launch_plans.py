@@ -4,6 +4,7 @@ reuses the plan for later calls like it; a call whose tensors differ in a way th
 is planned anew or checked, never run on a plan made for other tensors. Outputs are poisoned."""
 
 import dataclasses
+import pickle
 import warnings
 
 import pytest
@@ -244,3 +245,17 @@ def test_what_the_kernel_raises_on_a_planned_signature_is_raised_once():
     with pytest.raises(RuntimeError, match="the kernel failed"):
         handle(x, poisoned(100))
     assert len(runs) == 1
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_a_used_handle_pickles_and_its_copy_plans_anew(backend):
+    """A handle goes to a process pool as a pickle: its plans are code generated in this
+    process (they made a used handle unpicklable), so the copy has none and makes its own."""
+    handle = kernel(backend)
+    x = torch.randn(100)
+    handle(x, poisoned(100))
+    copy = pickle.loads(pickle.dumps(handle))
+    assert not copy._plans and copy._artifacts.keys() == handle._artifacts.keys()
+    for _ in range(2):  # planned, then on its plan
+        copy(x, out := poisoned(100))
+        assert torch.equal(out, x + 1)

@@ -3,6 +3,8 @@ kernel matches torch on fresh random inputs with ragged sizes and NaN-poisoned o
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import torch
 from conftest import poisoned, triton_artifact
@@ -88,3 +90,18 @@ def test_tile_transpose(rows, cols, gen):
     padded = torch.zeros(16, 8)
     padded[:rows, :cols] = x
     torch.testing.assert_close(flat, padded.t().reshape(-1))
+
+
+def test_launches_from_several_threads_take_turns_in_the_interpreter():
+    """Triton's interpreter keeps the running program's grid in globals: launches from threads
+    at once raised (`x >= grid_dim[0]`) or left blocks unwritten."""
+    artifact = triton_artifact("masked_add")
+
+    def add(seed: int) -> bool:
+        gen = torch.Generator().manual_seed(seed)
+        x, y, out = torch.randn(700, generator=gen), torch.randn(700, generator=gen), poisoned(700)
+        launch(artifact, {"x": x, "y": y, "out": out, "n": 700})
+        return torch.equal(out, x + y)
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(add, range(40)))

@@ -190,6 +190,37 @@ def test_one_worker_serves_every_launch_and_builds_are_cached_on_disk(tmp_path, 
     assert library.stat().st_mtime_ns == built
 
 
+def test_a_damaged_build_in_the_cache_is_built_again(tmp_path, monkeypatch):
+    """A library cut short (a full disk, a killed copy) killed the worker that loaded it, on every
+    launch: each build is sealed with its digest, and one that does not match is rebuilt."""
+    monkeypatch.setenv("NTC_CACHE_DIR", str(tmp_path))
+    x = torch.randn(10)
+    launch(artifact("masked_add"), add_bindings(x, x, poisoned(10)))
+    (library,) = tmp_path.glob("*.llvm.so")
+    library.write_bytes(library.read_bytes()[: library.stat().st_size // 2])
+    tvm_launcher._worker().close()  # a fresh worker, which has not loaded the build yet
+    launch(artifact("masked_add"), add_bindings(x, x, z := poisoned(10)))
+    assert torch.equal(z, 2 * x)
+
+
+def test_a_launch_interrupted_ends_its_worker_and_the_next_one_runs(monkeypatch):
+    """Ctrl-C while the worker works: the worker is ended (its late reply would answer the next
+    request) before the interrupt goes on, so the next launch starts a new one at once."""
+    x = torch.randn(6)
+    launch(artifact("masked_add"), add_bindings(x, x, poisoned(6)))
+    worker = tvm_launcher._worker()
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(worker.process.stdout, "readline", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        launch(artifact("masked_add"), add_bindings(x, x, poisoned(6)))
+    assert not worker.alive()
+    launch(artifact("masked_add"), add_bindings(x, x, z := poisoned(6)))
+    assert torch.equal(z, 2 * x) and tvm_launcher._worker() is not worker
+
+
 def test_the_worker_ignores_another_tvm_on_the_paths(tmp_path, monkeypatch):
     """TileLang exports PYTHONPATH and TVM_LIBRARY_PATH for its own TVM when it is imported."""
     (tmp_path / "tvm").mkdir()
@@ -217,9 +248,10 @@ def test_compile_errors_come_back_with_the_workers_message():
 
 
 def test_a_missing_tvm_interpreter_says_to_run_make_install(monkeypatch, tmp_path):
-    monkeypatch.setenv("NTC_TVM_PYTHON", str(tmp_path / "python"))
-    with pytest.raises(TVMError, match=r"NTC_TVM_PYTHON is .*; run `make install`"):
-        tvm_launcher.tvm_python()
+    for python in (tmp_path / "python", tmp_path):  # not there; a directory
+        monkeypatch.setenv("NTC_TVM_PYTHON", str(python))
+        with pytest.raises(TVMError, match=r"NTC_TVM_PYTHON is .*; run `make install`"):
+            tvm_launcher.tvm_python()
 
 
 @pytest.mark.parametrize("name", ["masked_add", "row_sum"])

@@ -1,5 +1,6 @@
 """Scalar arguments as Python passes them: a `Tensor(0)` given True/False specialises on bool (as
-Triton does), given an int on i64, given a float on f32; one compiled form per signature, on every
+Triton does), given an int on i32, i64 or u64 as its value needs (as Triton does), given a float
+on f32; one compiled form per signature, on every
 backend, against torch."""
 
 import math
@@ -44,7 +45,7 @@ def test_bools_and_ints_as_flags(backend, application):
         kernel(x, flag, out)
         torch.testing.assert_close(out, EXPECTED[application](x, flag), rtol=0, atol=0)
     flag_types = {specs[1].dtype for specs, *_ in kernel._artifacts}
-    assert flag_types == {"i1", "i64"}  # one compiled form per signature
+    assert flag_types == {"i1", "i32"}  # one compiled form per signature
 
 
 def tiles_every_parameter(*tensors):
@@ -75,21 +76,40 @@ def affine(x, scale, shift, out):
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
 def test_an_int_past_its_dtype_is_refused_on_every_call(backend):
-    """An int argument is i64: 2^63 would reach the kernel wrapped to -2^63 (2^64 + 5 as 5).
-    Refused on a first call and on a planned signature's later calls (its value is not in the
-    signature); the plan still runs after it."""
+    """An int argument is i32, i64 or u64 as its value needs; past those it would reach the
+    kernel wrapped (2^64 + 5 as 5). Refused on a first call and on a planned signature's later
+    calls; the plans still run after it."""
     tensors = (Tensor(1), Tensor(0), Tensor(0), Tensor(1))
     handle = ninetoothed.make(arrange_affine, affine, tensors, backend=backend)
     x = torch.randn(16)
-    for shift in (3, 2**63, -(2**63) - 1, 2**64 + 5, -(2**63)):
+    refused = {-(2**63) - 1: "i64", 2**64 + 5: "u64", 2**64: "u64"}
+    for shift in (3, 2**40, 2**63, *refused, -(2**63), 7):
         out = torch.full_like(x, float("nan"))
-        if -(2**63) <= shift < 2**63:
+        if shift not in refused:
             handle(x, 2.0, shift, out)
             assert torch.equal(out, x * 2.0 + float(shift)), shift
         else:
-            with pytest.raises(LaunchError, match=rf"'shift' is {shift}, outside i64"):
+            with pytest.raises(LaunchError, match=rf"'shift' is {shift}, outside {refused[shift]}"):
                 handle(x, 2.0, shift, out)
             assert out.isnan().all()
+
+
+def scaled(i, n, out):
+    out = i * n  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_an_int_argument_computes_in_the_width_its_value_takes(backend):
+    """As Triton specialises an int argument: one that fits 32 bits is i32, so an i32 tile times
+    it wraps in 32 bits; one past 32 bits is i64, and the product is 64-bit."""
+    tensors = (Tensor(1, dtype=ninetoothed.int32), Tensor(0), Tensor(1, dtype=ninetoothed.int64))
+    handle = ninetoothed.make(arrangement, scaled, tensors, backend=backend)
+    i = torch.tensor([-(2**31), 2**31 - 1, 10**9, 7, 0, -1, 5, 3], dtype=torch.int32)
+    for n in (-3, 2**33 + 5):
+        out = torch.full((8,), -99)
+        handle(i, n, out)
+        wide = i.long() * n
+        assert torch.equal(out, wide if n > 2**31 else wide.int().long()), n
 
 
 @pytest.mark.parametrize("backend", sorted(TARGETS))
