@@ -60,8 +60,8 @@ _INT_CLASS = (
 def number_dtype(value: numbers.Number) -> str:
     """A Python number's IR type, as Triton specialises on it: a bool i1, a float f32, an int
     i32 where it fits, u64 from 2^63, else i64 (a reader keys calls by the class)."""
-    if isinstance(value, bool | float):
-        return "i1" if isinstance(value, bool) else "f32"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return "i1" if isinstance(value, bool) else "f32"  # a float (numpy's too) is f32
     return "i32" if -(2**31) <= value < 2**31 else "u64" if value >= 2**63 else "i64"
 
 
