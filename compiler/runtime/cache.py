@@ -11,9 +11,10 @@ import hashlib
 import importlib.util
 import os
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
+
+from compiler.runtime.sealed import write_atomically
 
 
 class CacheError(OSError):
@@ -50,11 +51,9 @@ def source_file(source: str) -> Path:
     if not _holds(path, source):
         ensure_dir(directory)
         try:
-            with tempfile.NamedTemporaryFile("w", dir=directory, suffix=".tmp", delete=False) as f:
-                f.write(source)
+            write_atomically(path, source)
         except OSError as error:
             raise _unwritable(directory, error) from None
-        os.replace(f.name, path)
     return path
 
 

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from compiler.runtime.cache import cache_dir, ensure_dir
-from compiler.runtime.sealed import intact, replace_sealed
+from compiler.runtime.sealed import intact, replace_sealed, write_atomically
 
 SHIM_DIR = Path(__file__).parent / "cuda_shim"
 HEADERS = {"cpu": "ntc_cuda_host.h", "cuda": "ntc_cuda_device.h"}  # under SHIM_DIR
@@ -103,7 +103,7 @@ def _cached(kernel_name: str, text: str, command: list[str], header: str, suffix
         return output
     ensure_dir(directory)
     source_file = directory / f"{key.hexdigest()}.cu"  # kept: the file an error points into
-    _write_atomically(source_file, text)
+    write_atomically(source_file, text)
     handle, temporary = tempfile.mkstemp(dir=directory, suffix=f".tmp{suffix}")
     os.close(handle)
     try:
@@ -128,12 +128,6 @@ def _cached(kernel_name: str, text: str, command: list[str], header: str, suffix
         if os.path.exists(temporary):
             os.remove(temporary)
     return output
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as f:
-        f.write(text)
-    os.replace(f.name, path)
 
 
 def _compiler(variable: str, default: str) -> str:

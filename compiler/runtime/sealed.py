@@ -24,10 +24,14 @@ def replace_sealed(temporary: str | os.PathLike, path: str | os.PathLike) -> Non
     between the two steps finds the seal wrong and builds again: the cost of a race, not harm."""
     digest = _digest(temporary)
     os.replace(temporary, path)
-    seal = _seal(path)
-    with tempfile.NamedTemporaryFile("w", dir=seal.parent, suffix=".tmp", delete=False) as f:
-        f.write(digest)
-    os.replace(f.name, seal)
+    write_atomically(_seal(path), digest)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """`text` into `path` by a temporary file renamed: a reader sees all of it or none."""
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as f:
+        f.write(text)
+    os.replace(f.name, path)
 
 
 def _seal(path: str | os.PathLike) -> Path:

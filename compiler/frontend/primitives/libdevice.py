@@ -18,7 +18,7 @@ from compiler.frontend.primitives.elementwise import _float, _unary, nearbyint, 
 from compiler.frontend.primitives.elementwise import round as round_half_away
 from compiler.frontend.primitives.transcendental import exp10, log10, tan
 from compiler.ir.core import Value
-from compiler.ir.types import BIT_WIDTHS, is_float
+from compiler.ir.types import BIT_WIDTHS, integer_bounds, is_float
 
 
 def _bits(arith: Arith, x: object, source: str, target: str) -> Value:
@@ -46,8 +46,8 @@ def _to_int(rounding: str, source: str, target: str) -> Callable:
 
 def _saturating(arith: Arith, x: Value, target: str) -> Value:
     """A whole-numbered float as the integer type `target`, saturating; NaN gives 0."""
-    width = BIT_WIDTHS[target]
-    low, end = (0, 2**width) if target.startswith("u") else (-(2 ** (width - 1)), 2 ** (width - 1))
+    low, high = integer_bounds(target)
+    end = high + 1
     inside = arith.binary(
         "arith.and", arith.compare("ge", x, float(low)), arith.compare("lt", x, float(end))
     )

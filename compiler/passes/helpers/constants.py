@@ -20,8 +20,6 @@ from compiler.ir.types import INT_DTYPES, ScalarType, TileType, integer_bounds, 
 
 Scalar = int | float | bool
 
-_INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
-_UINT_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
 _NUMPY_FLOATS = {"f16": np.float16, "f32": np.float32}
 
 _SPLAT_OPS = ("tile.broadcast", "tile.expand_dims", "tile.trans")
@@ -45,10 +43,8 @@ def represent(dtype: str, value: Scalar) -> Scalar | None:
         if isinstance(value, float) and not math.isfinite(value):
             return None
         value = math.trunc(value)
-        if dtype in _UINT_BITS:
-            return value if 0 <= value < 2 ** _UINT_BITS[dtype] else None
-        bound = 2 ** (_INT_BITS[dtype] - 1)
-        return value if -bound <= value < bound else None
+        low, high = integer_bounds("i64" if dtype == "index" else dtype)  # index: at most 64 bits
+        return value if low <= value <= high else None
     value = float(value)
     if dtype == "bf16":
         return _round_bf16(value)
