@@ -272,7 +272,9 @@ class ExpressionLowerer(AttributeLowerer):
                 k: self.operand(v) if _is_data(v) else self.combiner(v, node)
                 for k, v in kwargs.items()
             }
-            return call_primitive(self.ctx.arith, func.name, lowered, lowered_kwargs)
+            return call_primitive(
+                self.ctx.arith, func.name, lowered, lowered_kwargs, ast.unparse(node.func)
+            )
         if isinstance(func, BoundMethod):
             return func.call(*[self.operand(a) if _is_data(a) else a for a in args], **kwargs)
         if func in (builtins.min, builtins.max) and any(_is_data(a) for a in args):

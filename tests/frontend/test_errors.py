@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+from triton.language.extra import libdevice
 
 import compiler.dsl as ninetoothed
 import compiler.dsl.language as ntl
@@ -59,6 +60,10 @@ def unsupported_primitive(x, y):
     y = ntl.cbrt(x)  # noqa: F841
 
 
+def unsupported_libdevice_function(x, y):
+    y = libdevice.erfc(x)  # noqa: F841
+
+
 @pytest.mark.parametrize(
     ("application", "message"),
     [
@@ -66,6 +71,8 @@ def unsupported_primitive(x, y):
         (tile_if, "for tiles use ntl.where"),
         (unknown_name, "'undefined_name' is not defined"),
         (unsupported_primitive, "ntl.cbrt is not supported by this compiler yet"),
+        # named as the program spells it, not as ntl.erfc
+        (unsupported_libdevice_function, "libdevice.erfc is not supported by this compiler yet"),
         (
             spread_tile,
             "*x is a value of the program; a call can spread only a tuple or list known at compile",

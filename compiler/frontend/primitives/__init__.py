@@ -21,6 +21,7 @@ from compiler.frontend.primitives import (
     elementwise,
     libdevice,
     memory,
+    norms,
     pairs,
     random,
     shapes,
@@ -30,6 +31,7 @@ from compiler.frontend.primitives import (
 PRIMITIVES: dict[str, Callable] = {
     **elementwise.PRIMITIVES,
     **transcendental.PRIMITIVES,
+    **norms.PRIMITIVES,
     **libdevice.PRIMITIVES,
     **shapes.PRIMITIVES,
     **along_axis.PRIMITIVES,
@@ -42,12 +44,16 @@ PRIMITIVES: dict[str, Callable] = {
 }
 
 
-def call_primitive(arith: Arith, name: str, args: list, kwargs: dict) -> object:
-    """Lower `ntl.<name>(*args, **kwargs)`; wrong arguments name the primitive's signature."""
+def call_primitive(
+    arith: Arith, name: str, args: list, kwargs: dict, written: str | None = None
+) -> object:
+    """Lower `ntl.<name>(*args, **kwargs)`; wrong arguments name the primitive's signature.
+    `written`: how the program spells the function (`libdevice.hypot`), for the messages."""
     lower = PRIMITIVES.get(name)
+    written = written or f"ntl.{name}"
     if lower is None:
         raise CompileError(
-            f"ntl.{name} is not supported by this compiler yet; write it with the primitives it "
+            f"{written} is not supported by this compiler yet; write it with the primitives it "
             f"has ({', '.join(sorted(PRIMITIVES))})"
         )
     signature = inspect.signature(lower)
@@ -55,5 +61,5 @@ def call_primitive(arith: Arith, name: str, args: list, kwargs: dict) -> object:
         signature.bind(arith, *args, **kwargs)
     except TypeError as error:
         shown = str(signature).replace("(arith: 'Arith', ", "(", 1).replace("'", "")
-        raise CompileError(f"ntl.{name}{shown}: {error}") from None
+        raise CompileError(f"{written}{shown}: {error}") from None
     return lower(arith, *args, **kwargs)
