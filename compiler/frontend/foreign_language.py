@@ -1,5 +1,7 @@
 """Triton's own language inside an application: `import triton.language as tl`,
-`from triton.language.extra import libdevice`, and names imported from them.
+`from triton.language.extra import libdevice`, and names imported from them; and NineToothed's
+own `ninetoothed.language` where a program imports it beside this compiler's `make` (it is
+`ntl`, whose functions NineToothed only names in the Triton it writes).
 
 NineToothed emits an application's code as Triton, so a program may call `tl.exp` or
 `libdevice.pow` where it could call `ntl.exp`. Here each such module or object is read as the
@@ -24,6 +26,7 @@ from types import ModuleType
 from compiler.dsl import language
 
 PACKAGE = "triton.language"
+NINETOOTHED = "ninetoothed.language"
 DEBUG_VARIABLE = "TRITON_DEBUG"
 _ON = ("1", "true", "on", "yes", "y")  # the spellings Triton takes as on
 
@@ -35,6 +38,8 @@ def debug_requested() -> bool:
 
 def as_language(obj: object) -> object:
     """The `ninetoothed.language` object `obj` stands for, or `obj` if it is not Triton's."""
+    if isinstance(obj, ModuleType) and obj.__name__ == NINETOOTHED:
+        return language
     if isinstance(obj, ModuleType) and _is_triton_language(obj.__name__):
         return _namespace(obj.__name__)
     if not _defined_by_triton(obj):

@@ -1,9 +1,11 @@
 """Triton's language used directly in an application (`import triton.language as tl`, libdevice,
-names imported from them, `triton.language` through `triton`): read as the ntl names they stand
+names imported from them, `triton.language` through `triton`), and NineToothed's own
+`ninetoothed.language` imported beside this compiler's make: read as the ntl names they stand
 for, on every backend, against torch."""
 
 import math
 
+import ninetoothed.language as real_ntl
 import pytest
 import torch
 import triton
@@ -33,6 +35,21 @@ def test_triton_language_in_an_application(backend):
     out = torch.full((13,), math.nan)
     kernel(x, out)
     torch.testing.assert_close(out, torch.clamp(x**2, min=0.0), atol=1e-5, rtol=1e-5)
+
+
+def with_ninetoothed_language(x, out):
+    # NineToothed's module defines none of these: its make only names them in the Triton it writes
+    out = real_ntl.sort(real_ntl.exp(x), 0) + real_ntl.libdevice.pow(x, 0.0)  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", sorted(TARGETS))
+def test_ninetoothed_language_imported_beside_this_make(backend):
+    tensors = (Tensor(1), Tensor(1))
+    kernel = ninetoothed.make(arrangement, with_ninetoothed_language, tensors, backend=backend)
+    x = torch.randn(8)
+    out = torch.full((8,), math.nan)
+    kernel(x, out)
+    torch.testing.assert_close(out, x.exp().sort().values + 1.0)
 
 
 def unknown(x, out):
