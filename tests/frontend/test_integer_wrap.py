@@ -96,6 +96,41 @@ def test_unsigned_negation_wraps(backend, dtype):
     assert torch.equal(_run(negated_positive, backend, x, out_dtype=torch.bool), expected > 0)
 
 
+def picks_int8_minimum(x, out):
+    out = ntl.where(x == -128, 7, ntl.where(x != -128, x, 9))  # noqa: F841
+
+
+def picks_int16_minimum(x, out):
+    out = ntl.where(x == -32768, 7, ntl.where(x != -32768, x, 9))  # noqa: F841
+
+
+def picks_int32_minimum(x, out):
+    out = ntl.where(x == -2147483648, 7, ntl.where(x != -2147483648, x, 9))  # noqa: F841
+
+
+def picks_int64_minimum(x, out):
+    out = ntl.where(x == -9223372036854775808, 7, ntl.where(x != -9223372036854775808, x, 9))  # noqa: F841
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "application, dtype",
+    [
+        (picks_int8_minimum, torch.int8),
+        (picks_int16_minimum, torch.int16),
+        (picks_int32_minimum, torch.int32),
+        (picks_int64_minimum, torch.int64),
+    ],
+    ids=["i8", "i16", "i32", "i64"],
+)
+def test_comparing_with_the_smallest_signed_value(application, dtype, backend):
+    """`x == INT32_MIN`: TVM's simplifier rewrites it as `x - c == 0` and makes -c in int32, which
+    it is not (TVM gave false for every x; TileLang refused the program)."""
+    x = _inputs(dtype, 5)
+    expected = torch.where(x == torch.iinfo(dtype).min, torch.tensor(7, dtype=dtype), x)
+    assert torch.equal(_run(application, backend, x, out_dtype=dtype), expected)
+
+
 def constant_casts(x, out):
     out = x + ntl.cast(-1, ntl.uint8) + ntl.cast(300, ntl.uint8)  # noqa: F841
 

@@ -63,13 +63,24 @@ _FLOAT_BITS = {
 }
 
 
+# The smallest value of each signed type narrower than 64 bits.
+_NARROW_SIGNED_MINIMUM = {"T.int8": -(2**7), "T.int16": -(2**15), "T.int32": -(2**31)}
+
+
 def _constant(op: OpText) -> str:
     """A Let of the constant; a float that 7 digits would change comes from its bits, stored in a
     one-element local array first (TIR reinterprets only what it can take the address of). So
     does a float zero: TIR's simplifier would apply integer algebra to a zero it can see
-    (`x * 0.0` to 0, `x + 0.0` to x), wrong for NaN, infinities and -0.0."""
+    (`x * 0.0` to 0, `x + 0.0` to x), wrong for NaN, infinities and -0.0. The smallest value of
+    a narrow signed type is read from such an array too: the simplifier, seeing it, rewrites
+    `x == c` as `x - c == 0` and fails to make -c in that type (-(-2^31) is no int32)."""
     name, dtype, value = op.fields["name"], op.fields["result_dtype"], op.attrs["value"]
     let = f"{name} = {dtype}({op.fields['value']})"
+    if _NARROW_SIGNED_MINIMUM.get(dtype) == value:
+        cell = f"{name}_cell"
+        return "\n".join(
+            [f"{cell} = T.alloc_local((1,), {dtype})", f"{cell}[0] = {let}", f"{name} = {cell}[0]"]
+        )
     if dtype not in _FLOAT_BITS or not math.isfinite(value):
         return let
     float_type, bits_type, bits_dtype = _FLOAT_BITS[dtype]
