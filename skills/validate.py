@@ -136,7 +136,8 @@ def local_references(document: Document) -> list[tuple[str, int]]:
     for fence in document.fences:
         texts += [(line, fence.line + n) for n, line in enumerate(fence.text.splitlines(), 1)]
     for text, line in texts:
-        words = (word.strip("\"'(),.;:") for word in text.split())
+        # `$SKILL_DIR/scripts/x.py`: a command that runs the skill's file from the project's root
+        words = (word.strip("\"'(),.;:").removeprefix("$SKILL_DIR/") for word in text.split())
         named += [(word, line) for word in words if LOCAL_PATH.match(word)]
     return [(target, line) for target, line in named if target.rstrip("/") not in SKILL_FOLDERS]
 

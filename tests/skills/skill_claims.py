@@ -166,7 +166,8 @@ def _check_python(rest: list[str], skill: Path | None) -> str | None:
         if module == "pytest":
             return _missing_paths([a for a in arguments if not a.startswith("-")], skill)
         return None
-    script = resolve_path(rest[0], skill)
+    # `$SKILL_DIR/scripts/x.py`: the skill's own script, run from the project's root
+    script = resolve_path(rest[0].removeprefix("$SKILL_DIR/"), skill)
     if script is None:
         return f"no script {rest[0]!r}"
     return _parse(script_parser(script), rest[1:], skill) if script.suffix == ".py" else None
@@ -411,8 +412,9 @@ def list_problem(fence: Fence) -> str | None:
 
 
 def excerpt_problem(fence: Fence, skill: Path | None, outputs: dict[str, str]) -> str | None:
-    """A `from=` block's lines (without `...`) must appear, in order, in the file it names or in
-    `outputs[command]`, the output of the command it names. IR compares without SSA numbers."""
+    """A `from=` block's runs of lines (cut at `...`) must each appear whole, in order, in the file
+    it names or in `outputs[command]`, the output of the command it names: a quote may leave lines
+    out only where it says so. IR compares without SSA numbers."""
     origin = fence.attrs["from"]
     normal = _normal_ir if fence.language == "mlir" else _normal_text
     if " " in origin:
@@ -426,12 +428,31 @@ def excerpt_problem(fence: Fence, skill: Path | None, outputs: dict[str, str]) -
         if path is None or not path.is_file():
             return f"no file {origin!r}"
         text = path.read_text(encoding="utf-8")
-    wanted = [normal(line) for line in fence.text.splitlines() if line.strip() not in ("", "...")]
-    have = iter(normal(line) for line in text.splitlines())
-    for line in wanted:
-        if not any(line == candidate for candidate in have):
-            return f"{line!r} is not in {origin} (or not in this order)"
+    have = [normal(line) for line in text.splitlines() if line.strip()]
+    start = 0
+    for run in _runs(fence.text):
+        wanted = [normal(line) for line in run]
+        found = next(
+            (at for at in range(start, len(have)) if have[at : at + len(wanted)] == wanted), None
+        )
+        if found is None:
+            return (
+                f"{run[0]!r} and the {len(run) - 1} line(s) after it are not in {origin} as one "
+                "run (or not in this order); mark what a quote leaves out with `...`"
+            )
+        start = found + len(wanted)
     return None
+
+
+def _runs(text: str) -> list[list[str]]:
+    """A quote's runs of lines, cut at its `...` lines (blank lines are left out of both sides)."""
+    runs: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if line.strip() == "...":
+            runs.append([])
+        elif line.strip():
+            runs[-1].append(line)
+    return [run for run in runs if run]
 
 
 def command_outputs(commands: set[str]) -> dict[str, str]:

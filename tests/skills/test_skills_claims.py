@@ -67,6 +67,8 @@ def test_classify(text: str, kind: str) -> None:
         ("python scripts/pipeline_trace.py --diff ssa.canonicalize PROGRAM.py", False),
         ("python scripts/pipeline_trace.py --since ssa.canonicalize", True),
         ("python scripts/missing.py", True),
+        ("python $SKILL_DIR/scripts/pipeline_trace.py --diff ssa.canonicalize PROGRAM.py", False),
+        ("python $SKILL_DIR/scripts/missing.py", True),
         (".venv/bin/ntc-missing passes", True),
         ("frobnicate --all", True),
     ],
@@ -105,8 +107,13 @@ def test_excerpts_must_match_in_order() -> None:
         "python", f"{lines[0]}\n...\n{lines[5]}", **{"from": "compiler/passes/registry.py"}
     )
     swapped = fence("python", f"{lines[5]}\n{lines[0]}", **{"from": "compiler/passes/registry.py"})
+    # lines left out without a `...` where they were: the quote claims they are adjacent
+    silent_gap = fence(
+        "python", f"{lines[0]}\n{lines[5]}", **{"from": "compiler/passes/registry.py"}
+    )
     assert excerpt_problem(right, None, {}) is None
     assert excerpt_problem(swapped, None, {}) is not None
+    assert "as one run" in excerpt_problem(silent_gap, None, {})
 
 
 def test_ir_excerpts_ignore_value_numbers_only() -> None:

@@ -4,6 +4,10 @@ this process through its `main`."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -214,3 +218,42 @@ def test_report_runs_a_check_and_writes_markdown(tmp_path: Path, monkeypatch, ca
         [{"key": "test", "command": "x", "status": 2, "seconds": 1.0, "tail": []}]
     )
     assert "- result: FAILED" in failed
+
+
+# -- in another project ---------------------------------------------------------------------------
+
+
+def test_census_serves_another_project_from_its_root(tmp_path: Path) -> None:
+    """The skill copied next to another compiler: its registry imports from that project's root
+    (no path of this repository set), and its commands run through the shell as written, with an
+    escaped pipe in the table cell and a variable before the command."""
+    skill = tmp_path / "skills" / "census"
+    shutil.copytree(SKILLS / "compiler-ir-architecture" / "scripts", skill / "scripts")
+    (skill / "references").mkdir()
+    (skill / "references" / "project.md").write_text(
+        "## Commands\n\n| key | command | what it does |\n| --- | --- | --- |\n"
+        "| emit-ssa | `TOY_SHOWN=1 cat {file} \\| grep -v '^#'` | the program's IR |\n\n"
+        "## APIs\n\n| key | API | what it is |\n| --- | --- | --- |\n"
+        "| op-registry | `toyc_registry:OPS` | the op registry |\n"
+    )
+    (tmp_path / "toyc_registry.py").write_text('OPS = {"toy.add", "toy.store"}\n')
+    (tmp_path / "program.ir").write_text(
+        "# a comment the pipe drops\nkernel @k(%x: f32) {\n  %0 = toy.add(%x, %x) : f32\n"
+        "  %1 = toy.softmax(%0) : f32\n  toy.store(%1)\n}\n"
+    )
+    census = [sys.executable, str(skill / "scripts" / "op_census.py")]
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [*census, "program.ir"], cwd=tmp_path, env=environment, capture_output=True, text=True
+    )
+    assert done.returncode == 1, done.stderr  # toy.softmax is not in the registry
+    assert "3 ops" in done.stdout and "not in the registry: toy.softmax" in done.stdout
+    done = subprocess.run(
+        [*census, "--registry", "no_such_module:OPS", "program.ir"],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    assert "no_such_module:OPS does not import here" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -222,7 +222,7 @@ def test_generic_texts_name_nothing_of_this_project(source: Source) -> None:
             problems.append(f"{source.where(span.line)}: names the project's {kind} {span.text!r}")
         if kind == "path" and _project_only(span.text, source):
             problems.append(f"{source.where(span.line)}: names the project path {span.text!r}")
-        if kind == "command" and not re.match(r"python3? scripts/", span.text):
+        if kind == "command" and not re.match(r"python3? (\$SKILL_DIR/)?scripts/", span.text):
             problems.append(f"{source.where(span.line)}: a project command {span.text!r}")
     for fence in source.document.fences:
         if "from" in fence.attrs or "every" in fence.attrs:
@@ -230,7 +230,7 @@ def test_generic_texts_name_nothing_of_this_project(source: Source) -> None:
                 f"{source.where(fence.line)}: quotes the project; move it to project.md"
             )
         for command, line in command_lines(fence) if fence.language in SHELL else ():
-            if not re.match(r"python3? scripts/", command):
+            if not re.match(r"python3? (\$SKILL_DIR/)?scripts/", command):
                 problems.append(f"{source.where(line)}: a project command {command!r}")
     assert not problems, _report(problems)
 

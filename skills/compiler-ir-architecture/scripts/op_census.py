@@ -37,7 +37,9 @@ def project_value(section: str, key: str) -> str:
         if line.startswith("## ") and not fenced:
             inside = line[3:].strip().lower() == section.lower()
         elif inside and line.startswith("|"):
-            cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+            # a cell's `\|` is a pipe of its text (a shell pipeline), not a column break
+            cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+            cells = [cell.strip().strip("`").replace("\\|", "|") for cell in cells]
             rows.setdefault(cells[0], cells[1])
     if key not in rows:
         raise SystemExit(f"{PROJECT}: add a row `{key}` to its {section} table")
@@ -51,7 +53,11 @@ def read_ir(arguments: argparse.Namespace) -> str:
         raise SystemExit("give a program FILE or --ssa PATH")
     command = project_value("Commands", "emit-ssa").format(file=shlex.quote(arguments.file))
     done = subprocess.run(
-        shlex.split(command) + arguments.args, capture_output=True, text=True, check=False
+        " ".join([command, *map(shlex.quote, arguments.args)]),
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"{command} exited {done.returncode}:\n{done.stderr}")
@@ -62,7 +68,14 @@ def registry_ops(spec: str) -> set[str] | None:
     if spec == "none":
         return None
     module, _, attribute = spec.partition(":")
-    return set(getattr(importlib.import_module(module), attribute))
+    sys.path.insert(0, str(Path.cwd()))  # the project's root, where the script runs
+    try:
+        return set(getattr(importlib.import_module(module), attribute))
+    except (ImportError, AttributeError) as error:
+        raise SystemExit(
+            f"--registry {spec} does not import here ({error}); run this script from the "
+            "project's root, name the registry in references/project.md, or give --registry none"
+        ) from None
 
 
 def census(ir: str) -> dict[str, Counter]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -33,7 +34,9 @@ def project_value(section: str, key: str) -> str:
         if line.startswith("## ") and not fenced:
             inside = line[3:].strip().lower() == section.lower()
         elif inside and line.startswith("|"):
-            cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+            # a cell's `\|` is a pipe of its text (a shell pipeline), not a column break
+            cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+            cells = [cell.strip().strip("`").replace("\\|", "|") for cell in cells]
             rows.setdefault(cells[0], cells[1])
     if key not in rows:
         raise SystemExit(f"{PROJECT}: add a row `{key}` to its {section} table")
@@ -42,8 +45,8 @@ def project_value(section: str, key: str) -> str:
 
 def run_json(key: str, extra: list[str]) -> tuple[object, int]:
     """The JSON a project command prints, and its exit status (CANNOT_AUDIT if it printed none)."""
-    command = shlex.split(project_value("Commands", key)) + extra
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    command = " ".join([project_value("Commands", key), *map(shlex.quote, extra)])
+    done = subprocess.run(command, shell=True, capture_output=True, text=True, check=False)
     try:
         return json.loads(done.stdout), done.returncode
     except json.JSONDecodeError:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -32,7 +33,9 @@ def project_value(section: str, key: str) -> str:
         if line.startswith("## ") and not fenced:
             inside = line[3:].strip().lower() == section.lower()
         elif inside and line.startswith("|"):
-            cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+            # a cell's `\|` is a pipe of its text (a shell pipeline), not a column break
+            cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+            cells = [cell.strip().strip("`").replace("\\|", "|") for cell in cells]
             rows.setdefault(cells[0], cells[1])
     if key not in rows:
         raise SystemExit(f"{PROJECT}: add a row `{key}` to its {section} table")
@@ -40,8 +43,17 @@ def project_value(section: str, key: str) -> str:
 
 
 def load(spec: str) -> object:
+    """`module:attribute` of the project, imported from the directory the script runs in (its
+    root), as the project's own code would be."""
     module, _, attribute = spec.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    sys.path.insert(0, str(Path.cwd()))
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as error:
+        raise SystemExit(
+            f"{spec} (from {PROJECT}) does not import here ({error}); run this script from the "
+            "project's root, and name the project's own registry in references/project.md"
+        ) from None
 
 
 def route(op: str, legal: set[str], rewrites: dict, seen: tuple[str, ...] = ()) -> list[str] | None:

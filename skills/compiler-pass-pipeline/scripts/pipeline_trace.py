@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -35,7 +36,9 @@ def project_value(section: str, key: str) -> str:
         if line.startswith("## ") and not fenced:
             inside = line[3:].strip().lower() == section.lower()
         elif inside and line.startswith("|"):
-            cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+            # a cell's `\|` is a pipe of its text (a shell pipeline), not a column break
+            cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+            cells = [cell.strip().strip("`").replace("\\|", "|") for cell in cells]
             rows.setdefault(cells[0], cells[1])
     if key not in rows:
         raise SystemExit(f"{PROJECT}: add a row `{key}` to its {section} table")
@@ -49,7 +52,11 @@ def read_text(arguments: argparse.Namespace) -> str:
         raise SystemExit("give a program FILE or --trace PATH")
     command = project_value("Commands", "emit-trace").format(file=shlex.quote(arguments.file))
     done = subprocess.run(
-        shlex.split(command) + arguments.args, capture_output=True, text=True, check=False
+        " ".join([command, *map(shlex.quote, arguments.args)]),
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"{command} exited {done.returncode}:\n{done.stderr}")

@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("the work must be positive: flops and bytes above 0")
     point = roofline(flops, moved, arguments.peak_tflops, arguments.bandwidth_gbs)
     measured = arguments.seconds if arguments.ms is None else arguments.ms / 1e3
+    if measured is not None and measured <= 0:
+        raise SystemExit(f"the measured time must be above 0, got {measured} s")
     print("\n".join(report(flops, moved, point, measured)))
     return 0
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import shlex
+import re
 import subprocess
 import sys
 import time
@@ -41,7 +41,9 @@ def project_value(section: str, key: str) -> str:
         if line.startswith("## ") and not fenced:
             inside = line[3:].strip().lower() == section.lower()
         elif inside and line.startswith("|"):
-            cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+            # a cell's `\|` is a pipe of its text (a shell pipeline), not a column break
+            cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+            cells = [cell.strip().strip("`").replace("\\|", "|") for cell in cells]
             rows.setdefault(cells[0], cells[1])
     if key not in rows:
         raise SystemExit(f"{PROJECT}: add a row `{key}` to its {section} table")
@@ -59,7 +61,7 @@ def git(*arguments: str) -> str:
 def run_check(key: str) -> dict:
     command = project_value("Commands", key)
     start = time.perf_counter()
-    done = subprocess.run(shlex.split(command), capture_output=True, text=True, check=False)
+    done = subprocess.run(command, shell=True, capture_output=True, text=True, check=False)
     output = (done.stdout + done.stderr).strip().splitlines()
     return {
         "key": key,
