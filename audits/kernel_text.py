@@ -1,4 +1,5 @@
-"""Does a piece of text look like kernel source (CUDA, Triton, TileLang, TVM script)?
+"""Does a piece of text look like kernel source (CUDA/HIP, Triton, TileLang, TVM script, and the
+kernel languages of other compilers that reuse the audit: OpenCL C, Metal, WGSL)?
 
 A generic emitter spells one op at a time (`tl.load({ptr}, mask={mask})`, `blockIdx.x`), so one
 spelling carries one or two markers. Kernel source carries many, over several statements. A DSL
@@ -16,6 +17,12 @@ _MARKERS = re.compile(
     r"|@triton\.jit|@tilelang\.jit|@T\.prim_func|tvm\.script"
     r"|\b(?:n?tl|T|te)\.[A-Za-z_]\w*(?=\s*[(\[])"
     r"|\bfor\s*\(\s*(?:int|unsigned|size_t)\b|\{%|\$\{"
+    r"|__launch_bounds__|hipLaunchKernelGGL|hip(?:ThreadIdx|BlockIdx|BlockDim)_[xyz]"
+    r"|__kernel\b|__global\s|__local\s|get_(?:global|local|group)_id|\bCLK_\w+"
+    r"|\[\[\s*(?:thread_position_in_grid|threadgroup_position_in_grid|buffer\(\d+\))"
+    r"|\bthreadgroup\s|threadgroup_barrier"
+    r"|@compute|@workgroup_size|@group\(|@binding\(|var<(?:storage|workgroup|uniform)"
+    r"|global_invocation_id|local_invocation_id|workgroupBarrier"
 )
 _STATEMENT_BREAKS = re.compile(r"\n|\\n|;")
 

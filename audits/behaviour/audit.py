@@ -234,6 +234,10 @@ def _audit_case(
                 if before != after:
                     message = f"the {kind} rewrite changes the schedule: {before} became {after}"
                     findings.append(_finding(STRUCTURE_STABILITY, where, 1, message, kind))
+                computed = structure.computation_difference(kind, original, other)
+                if computed:
+                    message = f"the {kind} rewrite changes what the final SSA computes: {computed}"
+                    findings.append(_finding(STRUCTURE_STABILITY, where, 1, message, kind))
             # The grid in another form: the decision but the grid's own text must stand.
             before, after = (
                 structure.decision(original),

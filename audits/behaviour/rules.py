@@ -41,7 +41,8 @@ STRUCTURE_STABILITY = RuleInfo(
     code="LWB005",
     name="structure-stability",
     summary="rewrites that change neither what a kernel computes nor its shapes (commutative "
-    "operands swapped, independent statements reordered) leave the schedule as it was",
+    "operands swapped, independent statements reordered, an unused parameter, a zero term) "
+    "leave the schedule and the final SSA's computing ops as they were",
     fix="key schedule decisions on generic properties (shapes, op kinds, data volume), never on "
     "how one program happens to be written",
 )

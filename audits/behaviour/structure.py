@@ -9,6 +9,8 @@ Each rewrite is made with libcst on the program's text, written to a temporary f
   it through, and the application, which computes a value from it and never uses the value);
 - `used`: the same scalar, and every value the application stores into a parameter gets
   `+ 0.0 * scalar` (the same numbers; more ops, which no pass can fold away);
+- `computed`: the same with `+ 0.0 * abs(scalar)`: an op of the math dialect joins the program,
+  which a decision keyed on the program's set or chain of ops would notice;
 - `constants`: every float literal of the application moved by one part in a million (the same
   shapes, ops and types; other numbers);
 - `buffer`: a tensor parameter added last (to `tensors`, the arrangement, which returns it as it
@@ -19,8 +21,12 @@ the number of programs, written in another form of the same value (`g + 0 * g`),
 again with the same options. Nothing may decide by how the grid is spelled.
 
 The schedule may depend on shapes, types, op kinds and data volume, not on how many ops of a kind
-one program happens to have or which constants it uses. A rewrite that does not apply to a program
-(nothing to swap) or that the program does not take (a store the scalar cannot join) is skipped.
+one program happens to have or which constants it uses. Nor may what is computed: every rewrite
+but `constants` keeps the final SSA's math, reduction, scan and contraction ops as they were
+(`computed` adds its `math.abs`), so a pass that rewrites them only for a program it recognises
+(exp as exp2 for one chain of ops) is caught by the rewrite that changes the chain. A rewrite
+that does not apply to a program (nothing to swap) or that the program does not take (a store the
+scalar cannot join) is skipped.
 """
 
 from __future__ import annotations
@@ -123,12 +129,12 @@ def _swapped(function: cst.FunctionDef) -> cst.FunctionDef | None:
 
 class _Unused(cst.CSTTransformer):
     """The scalar `_EXTRA` first in `tensors`, the arrangement (returned as is) and the
-    application (which computes `2 * _EXTRA` into a name it never reads; with `used`, adds
-    `0.0 * _EXTRA` to every value it stores into a parameter)."""
+    application (which computes `2 * _EXTRA` into a name it never reads; given `joined`, a term
+    that is 0.0, adds it to every value it stores into a parameter)."""
 
-    def __init__(self, used: bool = False) -> None:
+    def __init__(self, joined: str | None = None) -> None:
         self.done: set[str] = set()
-        self.used = used
+        self.joined = joined
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef):
         name = updated.name.value
@@ -141,9 +147,9 @@ class _Unused(cst.CSTTransformer):
         if name == "application":
             dead = cst.parse_statement(f"{_EXTRA}_twice = 2.0 * {_EXTRA}\n")
             body = list(updated.body.body)
-            if self.used:
+            if self.joined:
                 parameters = {p.name.value for p in updated.params.params} - {_EXTRA}
-                body = [_joined(statement, parameters) for statement in body]
+                body = [_joined(statement, parameters, self.joined) for statement in body]
             self.done.add(name)
             return _with_body(updated, [dead, *body])
         returns = [s for s in updated.body.body if _is_return(s)]
@@ -230,15 +236,15 @@ def _tensors_tuple(assign: cst.Assign) -> cst.Tuple | None:
     return value if isinstance(value, cst.Tuple) and value.elements else None
 
 
-def _joined(statement: cst.BaseStatement, parameters: set[str]) -> cst.BaseStatement:
-    """`p = value` for a parameter p becomes `p = value + 0.0 * _EXTRA`, at any depth."""
+def _joined(statement: cst.BaseStatement, parameters: set[str], term: str) -> cst.BaseStatement:
+    """`p = value` for a parameter p becomes `p = value + term`, at any depth."""
 
     class Join(cst.CSTTransformer):
         def leave_Assign(self, original, updated: cst.Assign):
             targets = [t.target for t in updated.targets]
             if not all(isinstance(t, cst.Name) and t.value in parameters for t in targets):
                 return updated
-            zero = cst.parse_expression(f"0.0 * {_EXTRA}")
+            zero = cst.parse_expression(term)
             value = updated.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             joined = cst.BinaryOperation(value, cst.Add(), zero)
             return updated.with_changes(value=joined)
@@ -276,8 +282,9 @@ def rewrite(case: Case, kind: str, directory: Path) -> Case | None:
     """`case` with its program rewritten by `kind` into `directory`, or None where `kind` does not
     apply to it."""
     module = cst.parse_module(case.path.read_text())
-    if kind in ("unused", "used"):
-        transformer = _Unused(used=kind == "used")
+    if kind in ("unused", "used", "computed"):
+        joined = {"used": f"0.0 * {_EXTRA}", "computed": f"0.0 * abs({_EXTRA})"}.get(kind)
+        transformer = _Unused(joined)
         changed = module.visit(transformer)
         if transformer.done != {"arrangement", "application", "tensors"}:
             return None
@@ -301,7 +308,31 @@ def rewrite(case: Case, kind: str, directory: Path) -> Case | None:
     return dataclasses.replace(case, path=path)
 
 
-REWRITES = ("swap", "reorder", "unused", "used", "constants", "buffer")
+REWRITES = ("swap", "reorder", "unused", "used", "computed", "constants", "buffer")
+# The dialects of what a kernel computes, as opposed to how it moves and indexes data.
+_COMPUTING = ("math.", "reduce.", "scan.", "linalg.")
+
+
+def computation_difference(kind: str, original, other) -> str | None:
+    """How the rewrite `kind` changed the final SSA's computing ops, or None: none may be lost and
+    none gained but the `math.abs` that `computed` adds (`constants` is not judged: other
+    numbers may fold otherwise)."""
+    if kind == "constants":
+        return None
+    before, after = (_computing(artifact.trace[-1]["op_counts"]) for artifact in (original, other))
+    lost = {op: n - after.get(op, 0) for op, n in before.items() if after.get(op, 0) < n}
+    gained = {
+        op: n - before.get(op, 0)
+        for op, n in after.items()
+        if n > before.get(op, 0) and not (kind == "computed" and op == "math.abs")
+    }
+    if not lost and not gained:
+        return None
+    return f"lost {lost or 'nothing'}, gained {gained or 'nothing'}"
+
+
+def _computing(counts: dict[str, int]) -> dict[str, int]:
+    return {op: n for op, n in counts.items() if op.startswith(_COMPUTING)}
 
 
 def _unread_tensor():

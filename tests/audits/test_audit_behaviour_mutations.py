@@ -27,6 +27,8 @@ _SCHEDULE = "compiler/backends/triton/schedule.py"
 _CHOSEN = "        before = {key: kernel.attrs.get(key) for key in chosen}\n"
 _EMIT = "    return _Emitter(kernel, target, ssa).run()\n"
 _LOWERING = "compiler/backends/lowering.py"
+_CANONICALIZE = "compiler/passes/hardware_independent/canonicalize/canonicalize.py"
+_CANONICAL_START = "        changed = False\n"
 _HANDLE_OPTIONS = "            options = {**self.schedule_options, **metas}\n"
 
 
@@ -61,6 +63,15 @@ def _dots_and_buffers_at_schedule(kernel: str) -> tuple[int, int]:
     parsed = parse_kernel(entry["ir"])
     dots = sum(op.name == "linalg.dot" for op in parsed.walk())
     return dots, sum(type(arg.type).__name__ == "BufferType" for arg in parsed.args)
+
+
+def _computing_chain_digest(kernel: str) -> str:
+    """A digest of the kernel's math and reduce ops in program order, as the front end built it."""
+    args = SUITE[kernel].make_args(0)
+    artifact = build(SUITE[kernel], "triton").compile(*args, **SUITE[kernel].call_kwargs)
+    ops = parse_kernel(artifact.initial_ssa).walk()
+    chain = "|".join(op.name for op in ops if op.name.startswith(("math.", "reduce.")))
+    return hashlib.sha256(chain.encode()).hexdigest()[:16]
 
 
 def _grid_divisions(kernel: str) -> int:
@@ -103,6 +114,7 @@ def _plants() -> list[Plant]:
     matmul_dots_and_buffers = _dots_and_buffers_at_schedule("matmul")
     matmul_divisions = _grid_divisions("matmul")
     softmax_counts = _final_op_counts("softmax")
+    softmax_chain = _computing_chain_digest("softmax")
     return [
         Plant(
             "kernel name through a digest",
@@ -333,6 +345,26 @@ def _plants() -> list[Plant]:
                     _CHOSEN,
                     f"        if kernel.attrs['grid'].count('//') == {matmul_divisions}:\n"
                     "            chosen['num_warps'] = 2\n" + _CHOSEN,
+                ),
+            ),
+        ),
+        Plant(
+            "exp rewritten as exp2 for one chain of math and reduce ops (a digest of it)",
+            "structure",
+            "LWB005",
+            "softmax",
+            (
+                (
+                    _CANONICALIZE,
+                    _CANONICAL_START,
+                    _CANONICAL_START + "        ops = [op for op in kernel.walk()]\n"
+                    "        chain = '|'.join(o.name for o in ops if o.name[:5] in ('math.', "
+                    "'reduc'))\n"
+                    "        digest = __import__('hashlib').sha256(chain.encode()).hexdigest()\n"
+                    f"        if digest[:16] == {softmax_chain!r}:\n"
+                    "            for op in ops:\n"
+                    "                if op.name == 'math.exp':\n"
+                    "                    op.name, changed = 'math.exp2', True\n",
                 ),
             ),
         ),

@@ -82,6 +82,24 @@ DISGUISES = [
         'def k():\n    """\n    @triton.jit\n    def k(x):\n        tl.store(x, tl.load(x))\n'
         '        tl.program_id(0)\n    """\nSOURCE = k.__doc__',
     ),
+    # the kernel languages of other compilers that reuse the audit: OpenCL C, Metal, WGSL
+    (
+        "LWA003",
+        'OPENCL = """__kernel void add(__global const float* x, __global float* y) {\n'
+        '  int i = get_global_id(0);\n  y[i] = x[i];\n}"""',
+    ),
+    (
+        "LWA003",
+        'METAL = """kernel void add(device const float* x [[buffer(0)]],\n'
+        "  device float* y [[buffer(1)]], uint i [[thread_position_in_grid]]) {\n"
+        '  y[i] = x[i];\n}"""',
+    ),
+    (
+        "LWA003",
+        'WGSL = """@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n'
+        "@compute @workgroup_size(64)\nfn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+        '  y[id.x] = 0.0;\n}"""',
+    ),
     # templates and kernel files
     ("LWA004", "import jinja2\nKERNEL = jinja2.Template('{{ name }}')"),
     ("LWA004", "import string\nKERNEL = string.Template('$name')"),
