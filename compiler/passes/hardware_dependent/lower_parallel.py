@@ -8,6 +8,9 @@
   loop from overwriting what code between loops may still be reading. A barrier right after
   another is dropped.
 
+In both forms with threads, an atomic outside the parallel loops, which every thread would make,
+is first made a parallel loop of one iteration (`once_per_program.py`).
+
 Register micro-tiles, where the target names a `private` memory scope and spreads loops over
 threads (its own way, "native", or "threads"): an array that only loops of its own extent touch,
 each element at the loop's own position, is only ever touched by one thread per element, so each
@@ -40,6 +43,7 @@ from dataclasses import dataclass
 
 from compiler.ir import Block, Builder, Kernel, Operation, Region, Value
 from compiler.passes.base import Pass, PassContext, PassError
+from compiler.passes.hardware_dependent.once_per_program import atomics_once_per_program
 from compiler.passes.helpers.constants import constant_value
 from compiler.passes.helpers.lanes import lane_count
 from compiler.passes.helpers.rewrite import builder_before
@@ -65,7 +69,7 @@ class LowerParallel(Pass):
         """Without parallel loops, only arrays (made private) could change. The target's
         capability is checked even where nothing runs: a bad record fails on every kernel."""
         self.form(ctx)
-        return any(op.name in ("scf.parallel", "mem.alloc") for op in kernel.walk())
+        return any(op.name in ("scf.parallel", "mem.alloc", "mem.atomic") for op in kernel.walk())
 
     def form(self, ctx: PassContext) -> str:
         target = ctx.require_target(self.name)
@@ -78,6 +82,10 @@ class LowerParallel(Pass):
 
     def run(self, kernel: Kernel, ctx: PassContext) -> bool:
         form, target = self.form(ctx), ctx.target
+        # Without tile values, every thread runs what is outside the parallel loops: an atomic
+        # there, one of them. (With tile values, the target's own program-level code is once.)
+        threads = form != "serial" and not target.capability("value_semantics", True)
+        once = threads and atomics_once_per_program(kernel, target.memory_scopes["tile"])
         loops = [op for op in kernel.walk() if op.name == "scf.parallel"]
         walks = {} if form == "native" else self.slot_walks(kernel, target, loops)
         if form == "serial" or "private" not in target.memory_scopes:
@@ -87,7 +95,7 @@ class LowerParallel(Pass):
         for array in private:
             array.owner.attrs["scope"] = target.memory_scopes["private"]
         if form == "native" or not loops:
-            return bool(private)
+            return bool(private) or once
         lanes = 1
         access = target.capability("vector_access")
         if form == "threads" and access:
