@@ -13,6 +13,7 @@ from compiler.backends.registry import get_target, wide_index_advice
 from compiler.errors import CompileError
 from compiler.ir import Kernel, print_kernel
 from compiler.ir.parser import copy_kernel
+from compiler.ir.types import BIT_WIDTHS
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.hardware_dependent.select_schedule.autotune import Tuner
 from compiler.passes.manager import PassManager
@@ -49,6 +50,7 @@ def lower_unified_ssa_artifact(
     context = PassContext(target=target, options=dict(options or {}), tuner=tuner)
     # The copy prints as the original does, and the last entry holds the final text.
     trace = PassManager(passes, context).run(work, text=initial_ssa)
+    _check_static_shared(work, target)
     lowering = {"options": context.options, "index_bits": target.capability("index_bits", 64)}
     too_wide = _index_constant_past(work, target.capability("index_bits", 64))
     if too_wide is not None:
@@ -82,3 +84,28 @@ def _index_constant_past(kernel: Kernel, bits: int) -> int | None:
             if isinstance(value, int) and not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
                 return value
     return None
+
+
+def _check_static_shared(kernel: Kernel, target) -> None:
+    """A target whose tile-scope arrays are static (capability `static_shared_bytes`) refuses a
+    kernel whose arrays there pass that size: the native compiler would, with no word of why."""
+    limit = target.capability("static_shared_bytes")
+    scope = target.memory_scopes.get("tile")
+    if not limit:
+        return
+    arrays = [
+        (op.attrs["size"] * BIT_WIDTHS[op.attrs["dtype"]] // 8, op.attrs["dtype"], op.attrs["size"])
+        for op in kernel.walk()
+        if op.name == "mem.alloc" and op.attrs.get("scope") == scope
+    ]
+    declared = sum(size for size, _, _ in arrays)
+    if declared <= limit:
+        return
+    largest = sorted(arrays, reverse=True)[:3]
+    named = ", ".join(f"{dtype}[{n}] ({size} bytes)" for size, dtype, n in largest)
+    raise CompileError(
+        f"@{kernel.name}: its {scope} arrays take {declared} bytes (the largest: {named}), past "
+        f"the {limit} bytes of static {scope} memory a block may declare in the {target.name} "
+        f"backend's form for {target.device}; give smaller block sizes, or compile for a "
+        "backend whose shared memory is dynamic"
+    )

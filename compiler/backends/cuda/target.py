@@ -226,4 +226,13 @@ TARGET = Target(
 )
 
 # One source for both devices: the CPU runs it through the host shim, a GPU compiles it with nvcc.
-TARGETS = {"cpu": TARGET, "cuda": dataclasses.replace(TARGET, device="cuda")}
+# On a GPU its arrays are static `__shared__` ones, of which a block may declare 48 KB (the host
+# shim has no such limit).
+TARGETS = {
+    "cpu": TARGET,
+    "cuda": dataclasses.replace(
+        TARGET,
+        device="cuda",
+        capabilities={**TARGET.capabilities, "static_shared_bytes": 48 * 1024},
+    ),
+}
