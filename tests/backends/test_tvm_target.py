@@ -94,3 +94,31 @@ def test_the_cuda_form_keeps_a_64_bit_product_that_may_wrap(tmp_path):
     command = ["nvcc", "-ptx", "-arch=sm_90", "-O3", str(tmp_path / "kernel.cu"), "-o", str(ptx)]
     subprocess.run(command, check=True, capture_output=True)
     assert re.search(r"\bmul\.(lo|hi)\.[su]64\b", ptx.read_text())
+
+
+def shifted(x, out):
+    out = x << 3  # noqa: F841
+
+
+def test_the_cuda_form_lowers_a_64_bit_shift():
+    """A shift of i64 masks its bits with the u64 constant 2^64 - 1 >> count: made of 32-bit halves
+    (as the int64 -1 reinterpreted it failed TVM's CUDA lowering, which narrowed the -1 to 32
+    bits); the CPU form shifts as torch does."""
+    handle = ninetoothed.make(
+        lambda x, out: (x.tile((64,)), out.tile((64,))),
+        shifted,
+        (Tensor(1, dtype=ninetoothed.int64), Tensor(1, dtype=ninetoothed.int64)),
+        backend="tvm",
+        device="cuda",
+    )
+    (source,) = cuda_sources([handle.compile(*(torch.ones(200, dtype=torch.int64),) * 2)], "sm_90")
+    assert 'extern "C" __global__' in source
+    x = torch.randint(-(2**40), 2**40, (200,), dtype=torch.int64)
+    out = torch.zeros_like(x)
+    ninetoothed.make(
+        lambda x, out: (x.tile((64,)), out.tile((64,))),
+        shifted,
+        (Tensor(1), Tensor(1)),
+        backend="tvm",
+    )(x, out)
+    assert torch.equal(out, x << 3)

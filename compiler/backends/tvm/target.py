@@ -37,13 +37,14 @@ _NARROW_SIGNED = {"int8": 8, "int16": 16, "int32": 32}
 
 def _constant(op: OpText) -> str:
     """`T.uint64(v)` takes v only up to int64's range (TVM's FFI has no wider integer): a larger
-    one is the int64 of its bits, reinterpreted. The smallest value of a narrower signed type
-    is the reinterpreted bits of its unsigned twin: TVM's simplifier, seeing it, rewrites
-    `x == c` as `x - c == 0` and makes -c in the same type (-(-2^31) is no int32: it gave false
-    for every x, or failed)."""
+    one is made of its two 32-bit halves (the int64 of its bits, reinterpreted, failed the CUDA
+    form, whose lowering narrows an int64 constant that fits 32 bits). The smallest value of a
+    narrower signed type is the reinterpreted bits of its unsigned twin: TVM's simplifier, seeing
+    it, rewrites `x == c` as `x - c == 0` and makes -c in the same type (-(-2^31) is no int32: it
+    gave false for every x, or failed)."""
     dtype, value = op.fields["result_dtype"], op.attrs["value"]
     if dtype == "uint64" and value >= 2**63:
-        return f'T.reinterpret("uint64", T.int64({value - 2**64}))'
+        return f"((T.uint64({value >> 32}) << T.uint64(32)) | T.uint64({value & 0xFFFFFFFF}))"
     if dtype in _NARROW_SIGNED and value == -(2 ** (_NARROW_SIGNED[dtype] - 1)):
         return f'T.reinterpret("{dtype}", T.u{dtype}({-value}))'
     return f"T.{dtype}({op.fields['value']})"

@@ -9,7 +9,7 @@
   another is dropped.
 
 In both forms with threads, an atomic outside the parallel loops, which every thread would make,
-is first made a parallel loop of one iteration (`once_per_program.py`).
+is first made a parallel loop of one iteration (`helpers/once_per_program.py`).
 
 Register micro-tiles, where the target names a `private` memory scope and spreads loops over
 threads (its own way, "native", or "threads"): an array that only loops of its own extent touch,
@@ -43,9 +43,9 @@ from dataclasses import dataclass
 
 from compiler.ir import Block, Builder, Kernel, Operation, Region, Value
 from compiler.passes.base import Pass, PassContext, PassError
-from compiler.passes.hardware_dependent.once_per_program import atomics_once_per_program
 from compiler.passes.helpers.constants import constant_value
 from compiler.passes.helpers.lanes import lane_count
+from compiler.passes.helpers.once_per_program import atomics_once_per_program
 from compiler.passes.helpers.rewrite import builder_before
 from compiler.passes.helpers.thread_count import WARP
 from compiler.passes.registry import register
