@@ -158,6 +158,40 @@ def test_a_syntax_error_is_one_line_at_its_place(command, tmp_path):
     assert "Traceback" not in result.stderr
 
 
+EXCHANGE = """\
+import ninetoothed
+import ninetoothed.language as ntl
+from ninetoothed import Tensor
+
+
+def arrangement(x, y):
+    return x.tile((64,)), y
+
+
+def application(x, y):
+    ntl.atomic_xchg(y.data_ptr(), ntl.max(x, 0))
+
+
+tensors = (Tensor(1, dtype=ninetoothed.int32), Tensor(1, dtype=ninetoothed.int32))
+"""
+
+
+@pytest.mark.parametrize(
+    "backend, message",
+    [
+        ("tilelang", "an atomic xchg, which TileLang's CUDA form lacks"),
+        ("tvm", "mem.atomic is not legal for target tvm (cuda) and has no generic rewrite: this "),
+    ],
+)
+def test_a_form_without_the_op_a_program_needs_is_one_error_line(backend, message, tmp_path):
+    program = tmp_path / "exchange.py"
+    program.write_text(EXCHANGE)
+    result = ntc("compile", str(program), "--backend", backend, "--device", "cuda")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: ") and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_an_unknown_backend_is_refused_with_the_known_ones():
     result = ntc("compile", str(PROGRAMS / "softmax.py"), "--backend", "cuad")
     assert result.returncode == 2

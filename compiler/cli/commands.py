@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from compiler.backends import TARGETS
+from compiler.backends.emitter import EmitError
 from compiler.errors import CompileError
 from compiler.passes.base import PassError
 
@@ -264,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         args.func(args)
-    except (CompileError, PassError) as error:
+    except (CompileError, PassError, EmitError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except SyntaxError as error:  # the program's own text: where, and what Python says

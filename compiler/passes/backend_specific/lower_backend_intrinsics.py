@@ -67,10 +67,14 @@ class LowerBackendIntrinsics(Pass):
         decomposition = DECOMPOSITIONS.get(name)
         if decomposition is None:
             needed = f" (needed to lower {' -> '.join(chain)})" if chain else ""
+            device = getattr(target, "device", None)  # a form for one device, or any
+            form = f"{target.name} ({device})" if device else target.name
             raise PassError(
-                f"{self.name}: {name} is not legal for target {target.name}{needed} and has no "
-                "generic rewrite; add one to compiler/passes/helpers/decompositions.py or give "
-                f"the target a spelling for {name}"
+                f"{self.name}: {name} is not legal for target {form}{needed} and has no generic "
+                "rewrite: this program needs what that form lacks; "
+                "compile it for another backend or device (to teach the compiler instead, add a "
+                f"rewrite to compiler/passes/helpers/decompositions.py or a spelling for {name} "
+                "to the target)"
             )
         for produced in sorted(decomposition.produces):
             self._check_lowerable(produced, target, (*chain, name))
