@@ -265,6 +265,14 @@ def _import_findings(root: Path) -> list[Finding]:
         rebinds = ", ".join(found["rebinds"][:5]) + (", ..." if len(found["rebinds"]) > 5 else "")
         message = f"importing {found['module']} changes {rebinds}"
         findings.append(_finding(IMPORT_REBINDING, shown, 1, message, found["module"]))
+    for found in result["opened"]:
+        path = Path(found["file"]).resolve()
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        message = (
+            f"importing {found['module']} opens {found['path']}: a file read as a module loads "
+            "can decide what lowering does where no compile is watched"
+        )
+        findings.append(_finding(PURITY, shown, 1, message, found["module"]))
     return findings
 
 

@@ -8,18 +8,24 @@ its dicts (registries). A binding of another module that existed before and now 
 object, or is gone, was changed by that module's import: a finding charged to it (to the innermost
 import, when imports nest). New bindings are fine: submodules appear on their package, registries
 gain entries. Then the package's remaining modules are imported one at a time, in name order.
+
+Around the same executions an audit hook notes every file of the package's folder that a module
+opens while it loads, other than Python's own (`.py`, `.pyc`): a table, a template or code kept in
+a data file is read where no compile sees it (the purity check hears only what a compile opens).
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.abc
+import importlib.util
 import json
 import pkgutil
 import sys
 from pathlib import Path
 
 _Snapshot = dict[str, object]
+_PYTHON_FILES = frozenset({".py", ".pyc"})
 
 
 def snapshot(prefix: str) -> _Snapshot:
@@ -52,10 +58,23 @@ def changed(before: _Snapshot, after: _Snapshot, own: str) -> list[str]:
 class _Watch(importlib.abc.MetaPathFinder):
     """Wraps each module of `package` so that its execution is snapshotted around."""
 
-    def __init__(self, package: str) -> None:
+    def __init__(self, package: str, folder: Path) -> None:
         self.package = package
+        self.folder = folder
         self.findings: list[dict] = []
         self.reported: set[str] = set()
+        self.loading: list[tuple[str, str]] = []  # (module, file) of the executions under way
+        self.opened: list[dict] = []
+
+    def heard(self, event: str, arguments: tuple) -> None:
+        """An audit event: a file of the package's folder opened by a module as it loads."""
+        if event != "open" or not self.loading or not isinstance(arguments[0], str | Path):
+            return
+        path = Path(arguments[0]).resolve()
+        if path.suffix in _PYTHON_FILES or not path.is_relative_to(self.folder):
+            return
+        module, file = self.loading[-1]
+        self.opened.append({"module": module, "file": file, "path": str(path)})
 
     def find_spec(self, name, path, target=None):
         if not (name == self.package or name.startswith(self.package + ".")):
@@ -75,7 +94,11 @@ class _Watch(importlib.abc.MetaPathFinder):
     def _watched(self, name: str, execute):
         def exec_module(module) -> None:
             before = snapshot(self.package)
-            execute(module)
+            self.loading.append((name, module.__file__))
+            try:
+                execute(module)
+            finally:
+                self.loading.pop()
             rebound = [
                 key
                 for key in changed(before, snapshot(self.package), name)
@@ -88,9 +111,12 @@ class _Watch(importlib.abc.MetaPathFinder):
         return exec_module
 
 
-def audit_imports(package: str) -> tuple[list[dict], list[str]]:
-    """(findings as dicts: module, file, rebinds; modules that could not be imported)."""
-    watch = _Watch(package)
+def audit_imports(package: str) -> tuple[list[dict], list[dict], list[str]]:
+    """(findings as dicts: module, file, rebinds; files opened as modules load: module, file,
+    path; modules that could not be imported). Run in a process of its own: an audit hook stays."""
+    (folder,) = importlib.util.find_spec(package).submodule_search_locations
+    watch = _Watch(package, Path(folder).resolve())
+    sys.addaudithook(watch.heard)
     sys.meta_path.insert(0, watch)
     root = importlib.import_module(package)
     findings, skipped = watch.findings, []
@@ -108,14 +134,14 @@ def audit_imports(package: str) -> tuple[list[dict], list[str]]:
             importlib.import_module(name)
         except Exception as error:  # an optional dependency missing: say so, audit the rest
             skipped.append(f"{name}: {type(error).__name__}: {error}")
-    return findings, skipped
+    return findings, watch.opened, skipped
 
 
 def main() -> None:
     package = sys.argv[1]
     sys.path.insert(0, str(Path.cwd()))
-    findings, skipped = audit_imports(package)
-    print(json.dumps({"findings": findings, "skipped": skipped}))
+    findings, opened, skipped = audit_imports(package)
+    print(json.dumps({"findings": findings, "opened": opened, "skipped": skipped}))
 
 
 if __name__ == "__main__":

@@ -232,6 +232,29 @@ def _plants() -> list[Plant]:
             ),
         ),
         Plant(
+            "block sizes from a data table the schedule pass reads when it loads",
+            "imports",
+            "LWB002",
+            "vector_add",
+            (
+                (
+                    "compiler/passes/hardware_dependent/select_schedule/measured.toml",
+                    "",
+                    "vector_add = [256]\n",
+                ),
+                (
+                    "compiler/passes/hardware_dependent/select_schedule/select_schedule.py",
+                    "from __future__ import annotations\n",
+                    "from __future__ import annotations\n\n"
+                    "import pathlib\n"
+                    "import tomllib\n\n"
+                    "_MEASURED = tomllib.loads(\n"
+                    "    (pathlib.Path(__file__).parent / 'measured.toml').read_text()\n"
+                    ")\n",
+                ),
+            ),
+        ),
+        Plant(
             "a module that patches a generic pass when imported",
             "imports",
             "LWB003",
