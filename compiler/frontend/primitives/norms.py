@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from compiler.frontend.arith import Arith
 from compiler.frontend.primitives.elementwise import _float
+from compiler.frontend.primitives.transcendental import _recip
 from compiler.ir.core import Value
 
 
@@ -43,16 +44,12 @@ def _any(arith: Arith, conditions: list[Value]) -> Value:
     return result
 
 
-def _reciprocal(arith: Arith, x: Value) -> Value:
-    return arith.binary("arith.div", 1.0, x)
-
-
 def hypot(arith: Arith, arg0: object, arg1: object) -> Value:
     return _norm(arith, (arg0, arg1))
 
 
 def rhypot(arith: Arith, arg0: object, arg1: object) -> Value:
-    return _reciprocal(arith, _norm(arith, (arg0, arg1)))
+    return _recip(arith, _norm(arith, (arg0, arg1)))
 
 
 def norm3d(arith: Arith, arg0: object, arg1: object, arg2: object) -> Value:
@@ -64,11 +61,11 @@ def norm4d(arith: Arith, arg0: object, arg1: object, arg2: object, arg3: object)
 
 
 def rnorm3d(arith: Arith, arg0: object, arg1: object, arg2: object) -> Value:
-    return _reciprocal(arith, _norm(arith, (arg0, arg1, arg2)))
+    return _recip(arith, _norm(arith, (arg0, arg1, arg2)))
 
 
 def rnorm4d(arith: Arith, arg0: object, arg1: object, arg2: object, arg3: object) -> Value:
-    return _reciprocal(arith, _norm(arith, (arg0, arg1, arg2, arg3)))
+    return _recip(arith, _norm(arith, (arg0, arg1, arg2, arg3)))
 
 
 PRIMITIVES: dict[str, Callable] = {
