@@ -19,6 +19,8 @@ from compiler.passes.helpers.rewrite import builder_before
 def atomics_once_per_program(kernel: Kernel, scope: str) -> bool:
     """Wrap each atomic outside every `scf.parallel` of `kernel`; whether there was one."""
     atomics = [op for op in kernel.walk() if op.name == "mem.atomic" and not _in_parallel(op)]
+    if not atomics:
+        return False
     used = _used_values(kernel)
     for atomic in atomics:
         _run_once(kernel, atomic, scope, atomic.result in used)
