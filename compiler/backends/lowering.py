@@ -13,7 +13,7 @@ from compiler.backends.registry import get_target, wide_index_advice
 from compiler.errors import CompileError
 from compiler.ir import Kernel, print_kernel
 from compiler.ir.parser import copy_kernel
-from compiler.ir.types import BIT_WIDTHS
+from compiler.ir.types import storage_width
 from compiler.passes.base import Pass, PassContext
 from compiler.passes.hardware_dependent.select_schedule.autotune import Tuner
 from compiler.passes.manager import PassManager
@@ -93,10 +93,11 @@ def _check_static_shared(kernel: Kernel, target) -> None:
     scope = target.memory_scopes.get("tile")
     if not limit:
         return
+    allocs = [op.attrs for op in kernel.walk() if op.name == "mem.alloc"]
     arrays = [
-        (op.attrs["size"] * BIT_WIDTHS[op.attrs["dtype"]] // 8, op.attrs["dtype"], op.attrs["size"])
-        for op in kernel.walk()
-        if op.name == "mem.alloc" and op.attrs.get("scope") == scope
+        (a["size"] * storage_width(a["dtype"]) // 8, a["dtype"], a["size"])
+        for a in allocs
+        if a.get("scope") == scope
     ]
     declared = sum(size for size, _, _ in arrays)
     if declared <= limit:

@@ -21,10 +21,10 @@ def atomics_once_per_program(kernel: Kernel, scope: str) -> bool:
     atomics = [op for op in kernel.walk() if op.name == "mem.atomic" and not _in_parallel(op)]
     if not atomics:
         return False
-    used = _used_values(kernel)
+    used = kernel.uses()
     for atomic in atomics:
         _run_once(kernel, atomic, scope, atomic.result in used)
-    return bool(atomics)
+    return True
 
 
 def _in_parallel(op: Operation) -> bool:
@@ -35,10 +35,6 @@ def _in_parallel(op: Operation) -> bool:
             return True
         block = owner.parent
     return False
-
-
-def _used_values(kernel: Kernel) -> set[Value]:
-    return {value for op in kernel.walk() for value in op.operands}
 
 
 def _run_once(kernel: Kernel, atomic: Operation, scope: str, used: bool) -> None:
